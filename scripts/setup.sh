@@ -61,7 +61,8 @@ if [ "$installed" != "$LLAMA_CPP_PYTHON_VERSION" ]; then
 else
   echo "present"
 fi
-LLAMA_PREFIX=$("$VENV/bin/python" -c 'import llama_cpp, os; print(os.path.dirname(llama_cpp.__file__))')
+# The wheel lays out upstream's include/, lib/ and lib/cmake/llama/ at site-packages.
+LLAMA_PREFIX=$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 [ -f "$LLAMA_PREFIX/include/llama.h" ] || die "llama.h not found under $LLAMA_PREFIX"
 
 # --- 3. Models -------------------------------------------------------------------

@@ -1,0 +1,145 @@
+#include "cli_common.h"
+
+#include <fstream>
+#include <sstream>
+
+namespace reader::cli {
+
+std::string read_text_file(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw UsageError("is a directory: " + path.string());
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError("cannot read file: " + path.string());
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) throw UsageError("error while reading file: " + path.string());
+  return ss.str();
+}
+
+bool is_valid_utf8(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    size_t len = 0;
+    uint32_t cp = 0;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    if ((c >> 5) == 0x6) {
+      len = 2;
+      cp = c & 0x1F;
+    } else if ((c >> 4) == 0xE) {
+      len = 3;
+      cp = c & 0x0F;
+    } else if ((c >> 3) == 0x1E) {
+      len = 4;
+      cp = c & 0x07;
+    } else
+      return false;
+    if (i + len > s.size()) return false;
+    for (size_t k = 1; k < len; ++k) {
+      const auto cc = static_cast<unsigned char>(s[i + k]);
+      if ((cc & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (cc & 0x3F);
+    }
+    // Overlong forms, surrogates and out-of-range code points are invalid too.
+    if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+        cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+      return false;
+    i += len;
+  }
+  return true;
+}
+
+void require_utf8(std::string_view text, std::string_view what) {
+  if (!is_valid_utf8(text)) throw UsageError(std::string(what) + " is not valid UTF-8");
+}
+
+void ModelFlags::add_to(CLI::App& app) {
+  app.add_option("-m,--model", model_path, "GGUF model file")->capture_default_str();
+  app.add_option("--ctx", ctx, "context size in tokens (KV-cache cells)")
+      ->capture_default_str()
+      ->check(CLI::Range(64, 1 << 20));
+  app.add_option("-t,--threads", threads, "CPU threads (0: all)")->check(CLI::Range(0, 1024));
+  app.add_flag("-v,--verbose", verbose, "show llama.cpp's log");
+}
+
+ModelOptions ModelFlags::options(int n_seq_max) const {
+  ModelOptions o;
+  o.path = model_path;
+  o.n_ctx = ctx;
+  o.n_threads = threads;
+  o.n_seq_max = n_seq_max;
+  o.verbose = verbose;
+  return o;
+}
+
+}  // namespace reader::cli
+
+namespace reader::cli {
+
+void MethodInputs::add_to(CLI::App& app) {
+  app.add_option("--datastore", datastore, "long-term datastore built by 'reader datastore build'");
+  app.add_option("--tree", tree, "tree-shape JSON file (default: the method's shape for this CPU)");
+  app.add_option("--draft-model", draft_model,
+                 "draft GGUF sharing the model's vocabulary (method draft)");
+}
+
+MethodConfig LoadedInputs::config(Method method) const {
+  MethodConfig c;
+  c.method = method;
+  c.shape = shape;
+  c.datastore = datastore.get();
+  c.draft_model = draft_model.get();
+  return c;
+}
+
+LoadedInputs load_method_inputs(const MethodInputs& in, Model& model, Method method) {
+  LoadedInputs out;
+  if (!in.tree.empty()) {
+    out.shape = load_tree_shape(in.tree);
+    out.shape->validate(model.n_seq_max() - 1);
+  }
+  if (!in.datastore.empty()) {
+    out.datastore = std::make_unique<Datastore>(Datastore::open(in.datastore));
+    out.datastore->check_tokenizer(model.tokenizer_fingerprint(),
+                                   static_cast<uint32_t>(model.n_vocab()));
+  }
+  if (method == Method::kDraft && in.draft_model.empty())
+    throw UsageError("method 'draft' needs --draft-model");
+  if (!in.draft_model.empty()) {
+    ModelOptions o = model.options();
+    o.path = in.draft_model;
+    out.draft_model = Model::load(o);
+    if (out.draft_model->n_vocab() != model.n_vocab() ||
+        out.draft_model->tokenizer_fingerprint() != model.tokenizer_fingerprint())
+      throw UsageError("draft model " + in.draft_model + " has a different vocabulary (" +
+                       std::to_string(out.draft_model->n_vocab()) + " tokens vs " +
+                       std::to_string(model.n_vocab()) + ")");
+  }
+  return out;
+}
+
+nlohmann::json generation_to_json(const GenerationResult& r) {
+  const GenerationStats& s = r.stats;
+  nlohmann::json by_source;
+  for (size_t i = 0; i < s.accepted_by_source.size(); ++i)
+    by_source[std::string(to_string(static_cast<DraftSource>(i)))] = s.accepted_by_source[i];
+  return {{"prompt_tokens", s.prompt_tokens},
+          {"generated_tokens", s.generated_tokens},
+          {"prefill_ms", s.prefill_ms},
+          {"decode_ms", s.decode_ms},
+          {"tokens_per_s", s.tokens_per_second()},
+          {"steps", s.steps},
+          {"mean_accepted", s.mean_accepted()},
+          {"accepted_histogram", s.accepted_histogram},
+          {"accepted_by_source", by_source},
+          {"drafted_tokens", s.drafted_tokens},
+          {"draft_ms", s.draft_ms},
+          {"verify_ms", s.verify_ms},
+          {"bookkeeping_ms", s.bookkeeping_ms},
+          {"stop_reason", to_string(r.stop_reason)}};
+}
+
+}  // namespace reader::cli

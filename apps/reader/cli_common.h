@@ -1,0 +1,62 @@
+// Helpers shared by the reader subcommands: errors, input files, model loading.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "reader/datastore.h"
+#include "reader/methods.h"
+#include "reader/model.h"
+
+namespace reader::cli {
+
+// A user-facing failure: printed as one line "reader: error: ...", exit code 1.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+std::string read_text_file(const std::filesystem::path& path);
+bool is_valid_utf8(std::string_view s);
+// Throws UsageError naming `what` unless `text` is valid UTF-8.
+void require_utf8(std::string_view text, std::string_view what);
+
+// Options every model-using command shares.
+struct ModelFlags {
+  std::string model_path = default_model_path().string();
+  int ctx = 4096;
+  int threads = 0;
+  bool verbose = false;
+  void add_to(CLI::App& app);
+  ModelOptions options(int n_seq_max = 1) const;
+};
+
+// Inputs of the speculative methods: datastore, tree shape, draft model.
+struct MethodInputs {
+  std::string datastore;    // long-term datastore file ("" = none)
+  std::string tree;         // tree-shape JSON ("" = the method's default)
+  std::string draft_model;  // GGUF for method "draft"
+  void add_to(CLI::App& app);
+};
+// What MethodInputs loads: owned objects the Generator points at.
+struct LoadedInputs {
+  std::unique_ptr<Datastore> datastore;
+  std::unique_ptr<Model> draft_model;
+  std::optional<TreeShape> shape;
+  MethodConfig config(Method method) const;
+};
+// Loads and checks everything before generation starts (vocabularies, tree budget).
+LoadedInputs load_method_inputs(const MethodInputs& in, Model& model, Method method);
+
+nlohmann::json generation_to_json(const GenerationResult& r);
+
+// Registration hooks, one per subcommand file.
+void add_generate_command(CLI::App& app);
+
+}  // namespace reader::cli

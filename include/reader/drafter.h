@@ -1,0 +1,98 @@
+// Drafting: who proposes the draft tree each step.
+//
+// A Speculator is the cheap "model-based" part (Token Recycling, a draft model): it
+// grows a short, bushy tree below the root. The ReaderDrafter puts READER's retrieval on
+// top: widening (one deep SearchPath branch at the root, from the short-term trie and
+// the long-term datastore) and deepening (a SearchPath seeded with the speculator's best
+// branch, attached where it was seeded).
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "reader/draft_tree.h"
+#include "reader/search.h"
+#include "reader/tokens.h"
+#include "reader/trie.h"
+
+namespace reader {
+
+class Model;
+
+// Logits row of a node of the tree just verified.
+using NodeLogits = std::function<const float*(int node)>;
+
+class Speculator {
+ public:
+  virtual ~Speculator() = default;
+  virtual std::string_view name() const = 0;
+  // Called once with the prompt before generation.
+  virtual void begin(TokenSpan prompt) = 0;
+  // Grows nodes below the root of `tree`; `context` = committed tokens incl. the root.
+  virtual void draft(TokenSpan context, DraftTree& tree) = 0;
+  // Sees the verifier's logits for every node of the tree just verified.
+  virtual void observe(const DraftTree& tree, const NodeLogits& logits) = 0;
+  // Tokens committed this step (the accepted path and the bonus token), in order.
+  virtual void commit(TokenSpan committed) = 0;
+  // Nodes it adds at most (its template size), without the root.
+  virtual int max_nodes() const = 0;
+};
+
+// Shape of a Token Recycling / draft-model tree: node i hangs under `parent` (-1: the
+// root) and holds the parent's rank-th most likely successor.
+struct TemplateNode {
+  int parent = -1;  // earlier template node, or -1 for the root
+  int rank = 0;     // which successor of the parent (0 = most likely)
+};
+
+// Everything that fixes the tree a method drafts; loadable from a JSON file (--tree).
+struct TreeShape {
+  std::vector<TemplateNode> speculator;  // speculator template (parents first)
+  int d_search = 8;                      // depth of the widening path (0: no widening)
+  int d_deep = 4;                        // depth of the deepening path (0: no deepening)
+  int deepen_at = 2;  // depth of the speculator node that seeds deepening (paper: min(2, d_draft))
+  int max_suffix_len = 8;  // context suffix the searches match (L)
+  bool adaptive = false;   // widening depth follows the matched suffix length
+  int budget() const;      // nodes at most, root included
+  // Throws std::invalid_argument naming the problem (bad parent, rank, budget...).
+  void validate(int max_branches) const;
+};
+TreeShape load_tree_shape(const std::filesystem::path& path);  // throws with a clear message
+std::string tree_shape_to_json(const TreeShape& shape);
+
+// Token Recycling (Luo et al. 2024): every token's top-k successors, refreshed from
+// every verification's logits; the tree is the template expanded from the root.
+std::unique_ptr<Speculator> make_recycling_speculator(int n_vocab, std::vector<TemplateNode> tmpl);
+// A smaller model with the same vocabulary drafting the template layer by layer.
+std::unique_ptr<Speculator> make_draft_model_speculator(Model& draft_model,
+                                                        std::vector<TemplateNode> tmpl);
+
+// The READER drafter: speculator (optional) + widening + deepening.
+class ReaderDrafter {
+ public:
+  // `speculator` may be null (retrieval only); `datastore` may be null (trie only).
+  ReaderDrafter(TreeShape shape, std::unique_ptr<Speculator> speculator,
+                const NextTokenSource* datastore, bool use_retrieval);
+  void begin(TokenSpan prompt);
+  // Builds the tree for the committed `context` (ending with the root token).
+  DraftTree draft(TokenSpan context, int budget_cap);
+  void observe(const DraftTree& tree, const NodeLogits& logits);
+  void commit(TokenSpan committed);
+  const TreeShape& shape() const { return shape_; }
+  const ShortTermTrie& trie() const { return trie_; }
+
+ private:
+  TreeShape shape_;
+  std::unique_ptr<Speculator> speculator_;
+  const NextTokenSource* datastore_;
+  bool use_retrieval_;
+  ShortTermTrie trie_;
+  std::vector<const NextTokenSource*> sources_;
+  Tokens scratch_context_;
+};
+
+}  // namespace reader

@@ -1,0 +1,115 @@
+// Model: the base LLM (a GGUF file run by llama.cpp) and its tokenizer.
+//
+// It is the only place that talks to llama.cpp. Besides text <-> tokens it offers
+// one primitive, decode(): a batch of tokens, each with a position and a set of
+// sequence ids, evaluated in one forward pass. A draft TREE is expressed with one
+// sequence id per root-to-leaf branch in a unified KV cache (a token's query sees
+// cells carrying its first id), so one call verifies a whole tree, or one tree per
+// sequence for several sequences. The KV-cache operations let the caller keep the
+// accepted path and drop the rest.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "reader/tokens.h"
+
+struct llama_model;
+struct llama_context;
+struct llama_vocab;
+
+namespace reader {
+
+// Any failure to load, tokenize or decode; the message is one line for the user.
+class ModelError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ModelOptions {
+  std::filesystem::path path;  // GGUF file
+  int n_ctx = 4096;            // KV-cache cells shared by all sequence ids (unified cache)
+  int n_batch = 512;           // most tokens one decode() may carry
+  int n_seq_max = 64;          // sequence ids available (tree branches x sequences), <= 256
+  int n_threads = 0;           // 0: all hardware threads
+  bool flash_attn = false;     // measured slower on this CPU for small batches (README)
+  // llama.cpp's "extra" weight buffers: CPU repacking and Intel AMX. Off by default: on
+  // this machine the AMX matmul crashes (SIGSEGV in ggml_backend_amx_mul_mat), and
+  // off makes batched and single-token kernels agree more often (README).
+  bool extra_buffers = false;
+  bool verbose = false;  // let llama.cpp log to stderr
+};
+
+// Where one decoded token sits: position and the sequence ids whose queries may see it.
+struct BatchToken {
+  Token token = 0;               // token id
+  int pos = 0;                   // absolute position in its sequence
+  std::span<const int> seq_ids;  // first id is the one its own query attends with
+  bool want_logits = false;      // whether logits are needed for this row
+};
+
+class Model {
+ public:
+  // Loads the GGUF and creates a context; throws ModelError naming the problem.
+  static std::unique_ptr<Model> load(const ModelOptions& options);
+  ~Model();
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+
+  // --- vocabulary -------------------------------------------------------------------
+  int n_vocab() const { return n_vocab_; }
+  int n_ctx() const { return n_ctx_; }
+  int n_batch() const { return options_.n_batch; }
+  int n_seq_max() const { return options_.n_seq_max; }
+  const ModelOptions& options() const { return options_; }
+  std::string description() const;  // architecture, size, quantization
+  // add_special: prepend BOS when the model wants one. parse_special: read "<|im_end|>" etc.
+  Tokens tokenize(std::string_view text, bool add_special, bool parse_special = false) const;
+  // Raw bytes of one token (may be a partial UTF-8 character). Control tokens give "".
+  std::string token_bytes(Token token) const;
+  std::string detokenize(TokenSpan tokens) const;  // concatenated token_bytes
+  bool is_eog(Token token) const;                  // end of generation (EOS, EOT, ...)
+  // The prompt for a one-turn chat, using the model's own template; throws if it has none.
+  std::string apply_chat_template(std::string_view user_message) const;
+  // Stable hash of the whole vocabulary (every token's text): datastores record it.
+  std::uint64_t tokenizer_fingerprint() const { return fingerprint_; }
+
+  // --- evaluation ---------------------------------------------------------------------
+  // One forward pass over the batch; throws ModelError if llama.cpp refuses it.
+  void decode(std::span<const BatchToken> batch);
+  // Logits row for the i-th token of the last decode() (which must have want_logits).
+  const float* logits(int batch_index) const;
+
+  // --- KV cache (positions are half-open [p0, p1); -1 means open end) -------------------
+  void kv_clear();
+  void kv_seq_rm(int seq, int p0, int p1);
+  void kv_seq_cp(int src, int dst, int p0, int p1);
+  void kv_seq_keep(int seq);
+  int kv_pos_min(int seq) const;  // -1 when the sequence is empty
+  int kv_pos_max(int seq) const;  // -1 when the sequence is empty
+
+  llama_context* raw_context() { return ctx_; }
+
+ private:
+  Model() = default;
+  ModelOptions options_;
+  llama_model* model_ = nullptr;
+  llama_context* ctx_ = nullptr;
+  const llama_vocab* vocab_ = nullptr;
+  int n_vocab_ = 0;
+  int n_ctx_ = 0;
+  std::uint64_t fingerprint_ = 0;
+  struct BatchBuffer;
+  std::unique_ptr<BatchBuffer> batch_;  // reused llama_batch storage
+};
+
+// Default model paths (the ones scripts/setup.sh fetches).
+std::filesystem::path default_model_path();  // SmolLM2-135M-Instruct Q4_1
+std::filesystem::path gemma3_model_path();   // Gemma 3 270M Q4_K_M
+
+}  // namespace reader

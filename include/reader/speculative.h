@@ -1,0 +1,14 @@
+// Speculative generation: draft a tree, verify it in one pass, commit the longest
+// verified path; the output equals generate_autoregressive()'s for the same options.
+#pragma once
+
+#include "reader/drafter.h"
+#include "reader/generate.h"
+
+namespace reader {
+
+GenerationResult generate_speculative(Model& model, TokenSpan prompt,
+                                      const GenerationOptions& options, ReaderDrafter& drafter,
+                                      const TextCallback& on_text = {});
+
+}  // namespace reader

@@ -1,0 +1,124 @@
+// Draft-model speculator: a smaller GGUF with the same vocabulary drafts the template
+// layer by layer (one decode per depth) in its own context, with the same tree layout
+// the verifier uses (one sequence id per template branch).
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "reader/drafter.h"
+#include "reader/model.h"
+#include "reader/verify.h"
+
+namespace reader {
+namespace {
+
+class DraftModelSpeculator final : public Speculator {
+ public:
+  DraftModelSpeculator(Model& model, std::vector<TemplateNode> tmpl)
+      : model_(model), tmpl_(std::move(tmpl)), shape_(0, static_cast<int>(tmpl_.size()) + 1) {
+    // The template as a tree with placeholder tokens (template index) gives each node its
+    // sequence-id set once; drafted tokens reuse it every step.
+    for (size_t i = 0; i < tmpl_.size(); ++i)
+      shape_.add(tmpl_[i].parent < 0 ? 0 : tmpl_[i].parent + 1, static_cast<Token>(i),
+                 DraftSource::kSpeculator);
+    layout_ = layout_tree(shape_, 0, 1);
+    if (layout_.branches >= model_.n_seq_max())
+      throw std::invalid_argument("draft model context has too few sequence ids for the template");
+    for (size_t i = 0; i < tmpl_.size(); ++i) k_ = std::max(k_, tmpl_[i].rank + 1);
+  }
+  std::string_view name() const override { return "draft"; }
+  int max_nodes() const override { return static_cast<int>(tmpl_.size()); }
+  void begin(TokenSpan) override {
+    model_.kv_clear();
+    cached_ = 0;
+  }
+  void commit(TokenSpan) override {}
+  void observe(const DraftTree&, const NodeLogits&) override {}
+
+  void draft(TokenSpan context, DraftTree& tree) override {
+    // Catch up on committed tokens before the root, in n_batch chunks on sequence 0.
+    if (cached_ > static_cast<int>(context.size()) - 1) begin(context);
+    const int root_pos = static_cast<int>(context.size()) - 1;
+    while (cached_ < root_pos) {
+      batch_.clear();
+      for (int p = cached_; p < root_pos && static_cast<int>(batch_.size()) < model_.n_batch(); ++p)
+        batch_.push_back({context[static_cast<size_t>(p)], p, seq0_, false});
+      model_.decode(batch_);
+      cached_ += static_cast<int>(batch_.size());
+    }
+    // Branches see the prefix; the root carries every branch id (as in the verifier).
+    for (int b = 0; b < layout_.branches; ++b) model_.kv_seq_cp(0, 1 + b, -1, -1);
+    const BatchToken root{context.back(), root_pos, layout_.seq_ids[0], true};
+    model_.decode({&root, 1});
+    cached_ = root_pos + 1;
+    std::vector<int> tree_node(tmpl_.size() + 1, -1);  // template node (+1) -> tree node
+    tree_node[0] = 0;
+    std::vector<int> row_of(tmpl_.size() + 1, -1);  // template node (+1) -> logits row
+    row_of[0] = 0;
+    // Layer by layer: pick successors from the parents' logits, then decode the layer.
+    for (int depth = 1; depth <= shape_.max_depth(); ++depth) {
+      layer_.clear();
+      for (int t = 1; t < shape_.size(); ++t) {
+        if (shape_.depth(t) != depth) continue;
+        const int parent = shape_.parent(t);
+        if (tree_node[static_cast<size_t>(parent)] < 0 || row_of[static_cast<size_t>(parent)] < 0)
+          continue;
+        const Token tok = ranked(model_.logits(row_of[static_cast<size_t>(parent)]),
+                                 tmpl_[static_cast<size_t>(t - 1)].rank);
+        const int node =
+            tree.add(tree_node[static_cast<size_t>(parent)], tok, DraftSource::kSpeculator);
+        if (node < 0) continue;
+        tree_node[static_cast<size_t>(t)] = node;
+        layer_.push_back(t);
+      }
+      if (layer_.empty()) break;
+      batch_.clear();
+      for (int t : layer_)
+        batch_.push_back({tree.token(tree_node[static_cast<size_t>(t)]), root_pos + depth,
+                          layout_.seq_ids[static_cast<size_t>(t)], true});
+      // Logits of the layer are only needed if a deeper layer exists; cheap enough here.
+      model_.decode(batch_);
+      std::fill(row_of.begin(), row_of.end(), -1);
+      for (size_t i = 0; i < layer_.size(); ++i)
+        row_of[static_cast<size_t>(layer_[i])] = static_cast<int>(i);
+    }
+    // Drop the drafted cells; the committed prefix stays in sequence 0.
+    for (int b = 0; b < layout_.branches; ++b) model_.kv_seq_rm(1 + b, -1, -1);
+  }
+
+ private:
+  // The rank-th most likely token of a row (rank is small).
+  Token ranked(const float* logits, int rank) {
+    best_.assign(static_cast<size_t>(k_), {-INFINITY, -1});
+    for (int v = 0; v < model_.n_vocab(); ++v) {
+      if (logits[v] <= best_.back().first) continue;
+      size_t j = best_.size() - 1;
+      while (j > 0 && logits[v] > best_[j - 1].first) {
+        best_[j] = best_[j - 1];
+        --j;
+      }
+      best_[j] = {logits[v], v};
+    }
+    return best_[static_cast<size_t>(rank)].second;
+  }
+
+  Model& model_;
+  std::vector<TemplateNode> tmpl_;
+  DraftTree shape_;    // the template with placeholder tokens
+  TreeLayout layout_;  // its sequence-id sets
+  int k_ = 1;          // ranks needed
+  int cached_ = 0;     // committed tokens in the draft model's KV cache
+  const int seq0_[1] = {0};
+  std::vector<BatchToken> batch_;
+  std::vector<int> layer_;
+  std::vector<std::pair<float, Token>> best_;
+};
+
+}  // namespace
+
+std::unique_ptr<Speculator> make_draft_model_speculator(Model& draft_model,
+                                                        std::vector<TemplateNode> tmpl) {
+  return std::make_unique<DraftModelSpeculator>(draft_model, std::move(tmpl));
+}
+
+}  // namespace reader

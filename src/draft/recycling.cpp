@@ -1,0 +1,72 @@
+// Token Recycling: an adjacency table of each token's top-k successors, refreshed from
+// every verification's logits, expanded breadth-first along a static template.
+#include <algorithm>
+#include <cmath>
+
+#include "reader/drafter.h"
+
+namespace reader {
+namespace {
+
+class RecyclingSpeculator final : public Speculator {
+ public:
+  RecyclingSpeculator(int n_vocab, std::vector<TemplateNode> tmpl)
+      : n_vocab_(n_vocab), tmpl_(std::move(tmpl)) {
+    for (const auto& n : tmpl_) k_ = std::max(k_, n.rank + 1);
+    table_.assign(static_cast<size_t>(n_vocab_) * static_cast<size_t>(k_), -1);
+  }
+  std::string_view name() const override { return "recycling"; }
+  int max_nodes() const override { return static_cast<int>(tmpl_.size()); }
+  void begin(TokenSpan) override {}  // the table carries over between prompts, as in the paper
+  void commit(TokenSpan) override {}
+
+  void draft(TokenSpan context, DraftTree& tree) override {
+    node_of_.assign(tmpl_.size(), -1);
+    for (size_t i = 0; i < tmpl_.size(); ++i) {
+      const int parent = tmpl_[i].parent < 0 ? 0 : node_of_[static_cast<size_t>(tmpl_[i].parent)];
+      if (parent < 0) continue;  // parent missing: its subtree is skipped
+      const Token successor = row(tree.token(parent))[tmpl_[i].rank];
+      if (successor < 0) continue;
+      node_of_[i] = tree.add(parent, successor, DraftSource::kSpeculator);
+    }
+    (void)context;
+  }
+
+  void observe(const DraftTree& tree, const NodeLogits& logits) override {
+    for (int i = 0; i < tree.size(); ++i) update(tree.token(i), logits(i));
+  }
+
+ private:
+  Token* row(Token t) { return &table_[static_cast<size_t>(t) * static_cast<size_t>(k_)]; }
+
+  // Top-k of a logits row by a single pass with a tiny sorted buffer (k is small).
+  void update(Token t, const float* logits) {
+    best_.assign(static_cast<size_t>(k_), {-INFINITY, -1});
+    for (int v = 0; v < n_vocab_; ++v) {
+      if (logits[v] <= best_.back().first) continue;
+      size_t j = best_.size() - 1;
+      while (j > 0 && logits[v] > best_[j - 1].first) {
+        best_[j] = best_[j - 1];
+        --j;
+      }
+      best_[j] = {logits[v], v};
+    }
+    Token* r = row(t);
+    for (int j = 0; j < k_; ++j) r[j] = best_[static_cast<size_t>(j)].second;
+  }
+
+  int n_vocab_;
+  std::vector<TemplateNode> tmpl_;
+  int k_ = 1;
+  std::vector<Token> table_;                   // [token][rank] -> successor, -1 unknown
+  std::vector<int> node_of_;                   // template node -> tree node this step
+  std::vector<std::pair<float, Token>> best_;  // scratch for top-k
+};
+
+}  // namespace
+
+std::unique_ptr<Speculator> make_recycling_speculator(int n_vocab, std::vector<TemplateNode> tmpl) {
+  return std::make_unique<RecyclingSpeculator>(n_vocab, std::move(tmpl));
+}
+
+}  // namespace reader

@@ -1,0 +1,98 @@
+// The READER loop (paper, Algorithm 1), read top to bottom:
+//   prefill -> first token -> repeat { draft tree -> verify in one decode -> accept ->
+//   commit KV + trie } until a stop rule fires in the OutputStream.
+#include <chrono>
+
+#include "engine/output_stream.h"
+#include "engine/prefill.h"
+#include "reader/speculative.h"
+#include "reader/verify.h"
+
+namespace reader {
+namespace {
+using Clock = std::chrono::steady_clock;
+double ms_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+}  // namespace
+
+GenerationResult generate_speculative(Model& model, TokenSpan prompt,
+                                      const GenerationOptions& options, ReaderDrafter& drafter,
+                                      const TextCallback& on_text) {
+  check_prompt(model, prompt);
+  model.kv_clear();
+  Sampler sampler(options.sampling);
+  OutputStream out(model, options, on_text, static_cast<int>(prompt.size()));
+  GenerationStats stats;
+  TreeVerifier verifier(model, /*main_seq=*/0, /*first_branch_seq=*/1);
+
+  const auto t0 = Clock::now();
+  drafter.begin(prompt);
+  const float* logits = prefill(model, prompt, 0);
+  const auto t1 = Clock::now();
+
+  Tokens context(prompt.begin(), prompt.end());
+  Token root = sampler.pick(logits, model.n_vocab(), 0);
+  int root_pos = static_cast<int>(prompt.size());  // the root is not in the KV cache yet
+  if (out.push(root)) {
+    context.push_back(root);
+    drafter.commit({&root, 1});
+  }
+  while (!out.done()) {
+    const auto a = Clock::now();
+    // The tree's cells must fit in the KV cache next to the committed prefix.
+    DraftTree tree = drafter.draft(context, model.n_ctx() - root_pos);
+    const auto b = Clock::now();
+    verifier.evaluate(tree, root_pos);
+    const auto c = Clock::now();
+
+    // Node at depth d predicts output position out.size() + d (the root is already out).
+    const auto first_position = static_cast<uint64_t>(out.size());
+    const Acceptance acc = accept_longest_path(tree, [&](int node) {
+      return sampler.pick(verifier.logits(node), model.n_vocab(),
+                          first_position + static_cast<uint64_t>(tree.depth(node)));
+    });
+    drafter.observe(tree, [&](int node) { return verifier.logits(node); });
+    verifier.commit(tree, acc, root_pos);
+
+    int committed = 0;
+    for (Token t : acc.emitted) {
+      if (!out.push(t)) break;
+      ++committed;
+    }
+    context.insert(context.end(), acc.emitted.begin(), acc.emitted.begin() + committed);
+    drafter.commit(TokenSpan(acc.emitted).first(static_cast<size_t>(committed)));
+    root_pos += static_cast<int>(acc.nodes.size());
+    root = acc.emitted.back();
+    const auto d = Clock::now();
+
+    ++stats.steps;
+    stats.drafted_tokens += tree.size() - 1;
+    stats.draft_ms += ms_between(a, b);
+    stats.verify_ms += ms_between(b, c);
+    stats.bookkeeping_ms += ms_between(c, d);
+    if (static_cast<int>(stats.accepted_histogram.size()) <= committed)
+      stats.accepted_histogram.resize(static_cast<size_t>(committed) + 1);
+    stats.accepted_histogram[static_cast<size_t>(committed)]++;
+    for (size_t i = 1; i < acc.nodes.size() && static_cast<int>(i) <= committed; ++i)
+      stats.accepted_by_source[static_cast<size_t>(tree.source(acc.nodes[i]))]++;
+  }
+  const auto t2 = Clock::now();
+
+  GenerationResult result = out.finish();
+  stats.accepted_by_source[static_cast<size_t>(DraftSource::kModel)] =
+      result.stats.generated_tokens - [&] {
+        int drafted = 0;
+        for (size_t s = 1; s < stats.accepted_by_source.size(); ++s)
+          drafted += stats.accepted_by_source[s];
+        return drafted;
+      }();
+  stats.generated_tokens = result.stats.generated_tokens;
+  stats.prompt_tokens = static_cast<int>(prompt.size());
+  stats.prefill_ms = ms_between(t0, t1);
+  stats.decode_ms = ms_between(t1, t2);
+  result.stats = stats;
+  return result;
+}
+
+}  // namespace reader

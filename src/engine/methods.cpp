@@ -1,0 +1,102 @@
+#include "reader/methods.h"
+
+#include <stdexcept>
+
+#include "reader/speculative.h"
+
+namespace reader {
+
+std::string_view to_string(Method method) {
+  switch (method) {
+    case Method::kAutoregressive:
+      return "ar";
+    case Method::kReader:
+      return "reader";
+    case Method::kRetrieval:
+      return "retrieval";
+    case Method::kRecycling:
+      return "recycling";
+    case Method::kDraft:
+      return "draft";
+  }
+  return "?";
+}
+
+Method parse_method(std::string_view name) {
+  for (Method m : {Method::kAutoregressive, Method::kReader, Method::kRetrieval, Method::kRecycling,
+                   Method::kDraft})
+    if (name == to_string(m)) return m;
+  throw std::invalid_argument("unknown method '" + std::string(name) +
+                              "' (ar, reader, retrieval, recycling, draft)");
+}
+
+TreeShape default_tree_shape(Method method) {
+  TreeShape s;
+  // Speculator template: root's two best successors, and the best one's best successor.
+  const std::vector<TemplateNode> small_tree = {{-1, 0}, {-1, 1}, {0, 0}, {2, 0}};
+  switch (method) {
+    case Method::kAutoregressive:
+      s.speculator.clear();
+      s.d_search = 0;
+      s.d_deep = 0;
+      break;
+    case Method::kReader:
+      s.speculator = small_tree;
+      s.d_search = 8;
+      s.d_deep = 3;
+      break;
+    case Method::kRetrieval:
+      s.speculator.clear();
+      s.d_search = 8;
+      s.d_deep = 0;
+      break;
+    case Method::kRecycling:
+    case Method::kDraft:
+      s.speculator = small_tree;
+      s.d_search = 0;
+      s.d_deep = 0;
+      break;
+  }
+  return s;
+}
+
+Generator::Generator(Model& model, MethodConfig config)
+    : model_(model),
+      config_(std::move(config)),
+      shape_(config_.shape ? *config_.shape : default_tree_shape(config_.method)) {
+  const int max_branches = model.n_seq_max() - 1;
+  shape_.validate(max_branches);
+  std::unique_ptr<Speculator> speculator;
+  bool retrieval = false;
+  switch (config_.method) {
+    case Method::kAutoregressive:
+      return;
+    case Method::kReader:
+      speculator = make_recycling_speculator(model.n_vocab(), shape_.speculator);
+      retrieval = true;
+      break;
+    case Method::kRetrieval:
+      shape_.speculator.clear();
+      retrieval = true;
+      break;
+    case Method::kRecycling:
+      speculator = make_recycling_speculator(model.n_vocab(), shape_.speculator);
+      break;
+    case Method::kDraft:
+      if (!config_.draft_model) throw std::invalid_argument("method 'draft' needs --draft-model");
+      speculator = make_draft_model_speculator(*config_.draft_model, shape_.speculator);
+      break;
+  }
+  drafter_ =
+      std::make_unique<ReaderDrafter>(shape_, std::move(speculator), config_.datastore, retrieval);
+}
+
+Generator::~Generator() = default;
+
+GenerationResult Generator::run(TokenSpan prompt, const GenerationOptions& options,
+                                const TextCallback& on_text) {
+  if (!drafter_) return generate_autoregressive(model_, prompt, options, on_text);
+  return generate_speculative(model_, prompt, options, *drafter_, on_text);
+}
+
+}  // namespace reader

@@ -1,0 +1,251 @@
+// Model: RAII over llama_model / llama_context, tokenizer helpers, tree-capable decode.
+#include "reader/model.h"
+
+#include <llama.h>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "util/hash.h"
+
+namespace reader {
+namespace {
+
+// llama.cpp logs to stderr by default; we keep it quiet unless asked, but remember the
+// last error line so a failed load can say why.
+std::mutex g_log_mutex;
+std::string g_last_error;
+bool g_verbose = false;
+
+void log_callback(ggml_log_level level, const char* text, void* /*user*/) {
+  std::lock_guard lock(g_log_mutex);
+  if (level == GGML_LOG_LEVEL_ERROR) {
+    g_last_error = text;
+    while (!g_last_error.empty() && (g_last_error.back() == '\n' || g_last_error.back() == ' '))
+      g_last_error.pop_back();
+  }
+  if (g_verbose) fputs(text, stderr);
+}
+
+void init_backend_once() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llama_log_set(log_callback, nullptr);
+    llama_backend_init();
+  });
+}
+
+std::string last_llama_error() {
+  std::lock_guard lock(g_log_mutex);
+  return g_last_error.empty() ? "" : " (llama.cpp: " + g_last_error + ")";
+}
+
+// A GGUF starts with the magic "GGUF"; checking it first turns "not a model" into a clear
+// error instead of whatever the loader makes of random bytes.
+void check_gguf_file(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
+    throw ModelError("model file not found: " + path.string());
+  if (std::filesystem::is_directory(path, ec))
+    throw ModelError("model path is a directory, not a GGUF file: " + path.string());
+  std::ifstream in(path, std::ios::binary);
+  char magic[4] = {};
+  if (!in || !in.read(magic, 4))
+    throw ModelError("cannot read model file (empty or unreadable): " + path.string());
+  if (std::memcmp(magic, "GGUF", 4) != 0)
+    throw ModelError("not a GGUF model file (bad magic): " + path.string());
+}
+
+}  // namespace
+
+// Reused llama_batch storage, sized for n_batch tokens x n_seq_max ids each.
+struct Model::BatchBuffer {
+  llama_batch batch{};
+  int capacity = 0;
+  int max_ids = 0;
+  BatchBuffer(int n, int ids) : batch(llama_batch_init(n, 0, ids)), capacity(n), max_ids(ids) {}
+  ~BatchBuffer() { llama_batch_free(batch); }
+};
+
+std::unique_ptr<Model> Model::load(const ModelOptions& options) {
+  if (options.n_seq_max < 1 || options.n_seq_max > 256)
+    throw ModelError("n_seq_max must be in 1..256, got " + std::to_string(options.n_seq_max));
+  if (options.n_ctx < 16)
+    throw ModelError("context size too small: " + std::to_string(options.n_ctx));
+  check_gguf_file(options.path);
+  init_backend_once();
+  {
+    std::lock_guard lock(g_log_mutex);
+    g_verbose = options.verbose;
+    g_last_error.clear();
+  }
+
+  std::unique_ptr<Model> m(new Model());
+  m->options_ = options;
+  llama_model_params mp = llama_model_default_params();
+  mp.n_gpu_layers = 0;
+  mp.use_extra_bufts = options.extra_buffers;
+  m->model_ = llama_model_load_from_file(options.path.c_str(), mp);
+  if (!m->model_)
+    throw ModelError("failed to load model " + options.path.string() + last_llama_error());
+
+  const int threads = options.n_threads > 0
+                          ? options.n_threads
+                          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  llama_context_params cp = llama_context_default_params();
+  cp.n_ctx = static_cast<uint32_t>(options.n_ctx);
+  cp.n_batch = static_cast<uint32_t>(options.n_batch);
+  cp.n_ubatch = static_cast<uint32_t>(options.n_batch);
+  cp.n_seq_max = static_cast<uint32_t>(options.n_seq_max);
+  cp.n_threads = threads;
+  cp.n_threads_batch = threads;
+  cp.kv_unified = true;  // tree branches share the committed prefix's cells
+  cp.swa_full = true;    // sliding-window models: branches may be dropped at any position
+  cp.flash_attn_type =
+      options.flash_attn ? LLAMA_FLASH_ATTN_TYPE_ENABLED : LLAMA_FLASH_ATTN_TYPE_DISABLED;
+  cp.no_perf = true;
+  m->ctx_ = llama_init_from_model(m->model_, cp);
+  if (!m->ctx_) {
+    llama_model_free(m->model_);
+    m->model_ = nullptr;
+    throw ModelError("failed to create a context for " + options.path.string() +
+                     last_llama_error());
+  }
+  m->vocab_ = llama_model_get_vocab(m->model_);
+  m->n_vocab_ = llama_vocab_n_tokens(m->vocab_);
+  m->n_ctx_ = static_cast<int>(llama_n_ctx(m->ctx_));
+  m->batch_ = std::make_unique<BatchBuffer>(options.n_batch, options.n_seq_max);
+
+  Fnv1a64 h;
+  h.add_value(static_cast<uint64_t>(m->n_vocab_));
+  for (Token t = 0; t < m->n_vocab_; ++t) {
+    const char* text = llama_vocab_get_text(m->vocab_, t);
+    h.add(text, text ? std::strlen(text) + 1 : 0);
+  }
+  m->fingerprint_ = h.value();
+  return m;
+}
+
+Model::~Model() {
+  batch_.reset();
+  if (ctx_) llama_free(ctx_);
+  if (model_) llama_model_free(model_);
+}
+
+std::string Model::description() const {
+  char buf[256];
+  llama_model_desc(model_, buf, sizeof buf);
+  return buf;
+}
+
+Tokens Model::tokenize(std::string_view text, bool add_special, bool parse_special) const {
+  if (text.size() > static_cast<size_t>(INT32_MAX / 2))
+    throw ModelError("text too long to tokenize");
+  Tokens out(text.size() + 8);
+  int n = llama_tokenize(vocab_, text.data(), static_cast<int32_t>(text.size()), out.data(),
+                         static_cast<int32_t>(out.size()), add_special, parse_special);
+  if (n < 0) {
+    out.resize(static_cast<size_t>(-n));
+    n = llama_tokenize(vocab_, text.data(), static_cast<int32_t>(text.size()), out.data(),
+                       static_cast<int32_t>(out.size()), add_special, parse_special);
+  }
+  if (n < 0) throw ModelError("tokenization failed");
+  out.resize(static_cast<size_t>(n));
+  return out;
+}
+
+std::string Model::token_bytes(Token token) const {
+  char buf[256];
+  int n = llama_token_to_piece(vocab_, token, buf, sizeof buf, 0, false);
+  if (n >= 0) return std::string(buf, static_cast<size_t>(n));
+  std::string big(static_cast<size_t>(-n), '\0');
+  n = llama_token_to_piece(vocab_, token, big.data(), static_cast<int32_t>(big.size()), 0, false);
+  big.resize(static_cast<size_t>(std::max(n, 0)));
+  return big;
+}
+
+std::string Model::detokenize(TokenSpan tokens) const {
+  std::string s;
+  for (Token t : tokens) s += token_bytes(t);
+  return s;
+}
+
+bool Model::is_eog(Token token) const { return llama_vocab_is_eog(vocab_, token); }
+
+std::string Model::apply_chat_template(std::string_view user_message) const {
+  const char* tmpl = llama_model_chat_template(model_, nullptr);
+  if (!tmpl) throw ModelError("this model has no chat template; drop --chat");
+  const std::string content(user_message);
+  llama_chat_message msg{"user", content.c_str()};
+  std::vector<char> buf(content.size() * 2 + 512);
+  int n =
+      llama_chat_apply_template(tmpl, &msg, 1, true, buf.data(), static_cast<int32_t>(buf.size()));
+  if (n > static_cast<int>(buf.size())) {
+    buf.resize(static_cast<size_t>(n));
+    n = llama_chat_apply_template(tmpl, &msg, 1, true, buf.data(),
+                                  static_cast<int32_t>(buf.size()));
+  }
+  if (n < 0) throw ModelError("the model's chat template is not supported by llama.cpp");
+  return std::string(buf.data(), static_cast<size_t>(n));
+}
+
+void Model::decode(std::span<const BatchToken> tokens) {
+  if (tokens.empty()) return;
+  BatchBuffer& b = *batch_;
+  if (static_cast<int>(tokens.size()) > b.capacity)
+    throw ModelError("decode batch of " + std::to_string(tokens.size()) +
+                     " tokens exceeds n_batch " + std::to_string(b.capacity));
+  llama_batch& lb = b.batch;
+  lb.n_tokens = 0;
+  for (const BatchToken& t : tokens) {
+    if (t.seq_ids.empty() || static_cast<int>(t.seq_ids.size()) > b.max_ids)
+      throw ModelError("a batch token needs 1.." + std::to_string(b.max_ids) + " sequence ids");
+    const int i = lb.n_tokens++;
+    lb.token[i] = t.token;
+    lb.pos[i] = t.pos;
+    lb.n_seq_id[i] = static_cast<int32_t>(t.seq_ids.size());
+    for (size_t s = 0; s < t.seq_ids.size(); ++s) lb.seq_id[i][s] = t.seq_ids[s];
+    lb.logits[i] = t.want_logits;
+  }
+  const int rc = llama_decode(ctx_, lb);
+  if (rc == 1)
+    throw ModelError("context full: no KV-cache room for " + std::to_string(tokens.size()) +
+                     " more tokens (n_ctx " + std::to_string(n_ctx_) + ")");
+  if (rc != 0)
+    throw ModelError("llama_decode failed with code " + std::to_string(rc) + last_llama_error());
+}
+
+const float* Model::logits(int batch_index) const {
+  const float* row = llama_get_logits_ith(ctx_, batch_index);
+  if (!row) throw ModelError("no logits for batch row " + std::to_string(batch_index));
+  return row;
+}
+
+void Model::kv_clear() { llama_memory_clear(llama_get_memory(ctx_), true); }
+void Model::kv_seq_rm(int seq, int p0, int p1) {
+  if (!llama_memory_seq_rm(llama_get_memory(ctx_), seq, p0, p1))
+    throw ModelError("KV cache refused to remove a partial sequence");
+}
+void Model::kv_seq_cp(int src, int dst, int p0, int p1) {
+  llama_memory_seq_cp(llama_get_memory(ctx_), src, dst, p0, p1);
+}
+void Model::kv_seq_keep(int seq) { llama_memory_seq_keep(llama_get_memory(ctx_), seq); }
+int Model::kv_pos_min(int seq) const {
+  return llama_memory_seq_pos_min(llama_get_memory(ctx_), seq);
+}
+int Model::kv_pos_max(int seq) const {
+  return llama_memory_seq_pos_max(llama_get_memory(ctx_), seq);
+}
+
+std::filesystem::path default_model_path() {
+  return std::filesystem::path(READER_MODELS_DIR) / "SmolLM2-135M-Instruct.Q4_1.gguf";
+}
+std::filesystem::path gemma3_model_path() {
+  return std::filesystem::path(READER_MODELS_DIR) / "gemma-3-270m-q4_k_m.gguf";
+}
+
+}  // namespace reader

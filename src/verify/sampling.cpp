@@ -1,0 +1,88 @@
+// Sampling policy: temperature, top-k, top-p, then inverse-CDF with a (seed, t) uniform.
+#include "reader/sampling.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "util/hash.h"
+
+namespace reader {
+
+double position_uniform(std::uint64_t seed, std::uint64_t position) {
+  const std::uint64_t bits = mix64(mix64(seed) ^ (position * 0xd1342543de82ef95ULL));
+  return static_cast<double>(bits >> 11) * 0x1.0p-53;  // 53 random bits -> [0, 1)
+}
+
+Token argmax(const float* logits, int n_vocab) {
+  int best = 0;
+  for (int i = 1; i < n_vocab; ++i)
+    if (logits[i] > logits[best]) best = i;
+  return best;
+}
+
+Token Sampler::pick(const float* logits, int n_vocab, std::uint64_t position) {
+  if (params_.greedy()) return argmax(logits, n_vocab);
+
+  const float inv_t = 1.0f / params_.temperature;
+  const float max_logit = *std::max_element(logits, logits + n_vocab);
+  const auto weight = [&](float logit) {
+    return std::exp(static_cast<double>((logit - max_logit) * inv_t));
+  };
+  const double u = position_uniform(params_.seed, position);
+
+  const bool filtered = (params_.top_k > 0 && params_.top_k < n_vocab) || params_.top_p < 1.0f;
+  if (!filtered) {  // plain temperature: inverse CDF in token-id order, no sorting needed
+    double total = 0;
+    probs_.resize(static_cast<size_t>(n_vocab));
+    for (int i = 0; i < n_vocab; ++i) total += probs_[static_cast<size_t>(i)] = weight(logits[i]);
+    const double target = u * total;
+    double acc = 0;
+    for (int i = 0; i < n_vocab; ++i)
+      if (target < (acc += probs_[static_cast<size_t>(i)])) return i;
+    return n_vocab - 1;
+  }
+
+  // Filtering needs a ranking: logit desc, id asc (deterministic on ties).
+  const auto higher = [](const std::pair<float, Token>& a, const std::pair<float, Token>& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  };
+  scratch_.resize(static_cast<size_t>(n_vocab));
+  for (int i = 0; i < n_vocab; ++i) scratch_[static_cast<size_t>(i)] = {logits[i], i};
+  auto first = scratch_.begin();
+  size_t keep = scratch_.size();
+  if (params_.top_k > 0 && static_cast<size_t>(params_.top_k) < keep) {
+    keep = static_cast<size_t>(params_.top_k);
+    std::nth_element(first, first + static_cast<std::ptrdiff_t>(keep), scratch_.end(), higher);
+  }
+  if (params_.top_p < 1.0f) {
+    double total = 0;
+    for (size_t i = 0; i < keep; ++i) total += weight(scratch_[i].first);
+    // Sort a growing head until it holds top_p of the mass: top-p rarely needs many tokens.
+    size_t sorted = std::min<size_t>(keep, 64);
+    for (;;) {
+      std::partial_sort(first, first + static_cast<std::ptrdiff_t>(sorted),
+                        first + static_cast<std::ptrdiff_t>(keep), higher);
+      double acc = 0;
+      size_t cut = 0;
+      while (cut < sorted && acc < params_.top_p * total) acc += weight(scratch_[cut++].first);
+      if (acc >= params_.top_p * total || sorted == keep) {
+        keep = cut;
+        break;
+      }
+      sorted = std::min(keep, sorted * 4);
+    }
+  }
+  // Walk the kept set in token-id order: canonical, independent of the sort's tie handling.
+  std::sort(first, first + static_cast<std::ptrdiff_t>(keep),
+            [](const auto& a, const auto& b) { return a.second < b.second; });
+  probs_.resize(keep);
+  double total = 0;
+  for (size_t i = 0; i < keep; ++i) total += probs_[i] = weight(scratch_[i].first);
+  const double target = u * total;
+  double acc = 0;
+  for (size_t i = 0; i < keep; ++i)
+    if (target < (acc += probs_[i])) return scratch_[i].second;
+  return scratch_[keep - 1].second;
+}
+
+}  // namespace reader

@@ -1,0 +1,49 @@
+// Runs the reader CLI as a user would and captures exit code, stdout and stderr.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace reader::test {
+
+struct CliResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+  int err_lines() const {
+    int n = 0;
+    for (char c : err) n += c == '\n';
+    return n;
+  }
+};
+
+inline std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// `args` is appended to the binary path verbatim (the caller quotes).
+inline CliResult run_cli(const std::string& args) {
+  static int counter = 0;
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("reader-cli-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+  std::filesystem::create_directories(dir);
+  const std::string cmd = std::string(READER_CLI_PATH) + " " + args + " </dev/null >" +
+                          (dir / "out").string() + " 2>" + (dir / "err").string();
+  const int status = std::system(cmd.c_str());
+  CliResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = slurp(dir / "out");
+  r.err = slurp(dir / "err");
+  std::filesystem::remove_all(dir);
+  return r;
+}
+
+}  // namespace reader::test

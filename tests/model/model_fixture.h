@@ -1,0 +1,55 @@
+// Shared fixtures for tests that run the real models fetched by scripts/setup.sh.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "reader/model.h"
+
+namespace reader::test {
+
+// The two architectures every model test runs on.
+inline std::vector<std::string> test_model_names() { return {"smollm2", "gemma3"}; }
+
+inline std::filesystem::path test_model_path(const std::string& name) {
+  return name == "gemma3" ? gemma3_model_path() : default_model_path();
+}
+
+// One loaded model per (name, n_seq_max), shared across tests of a binary: loading is slow.
+inline Model& shared_model(const std::string& name, int n_seq_max = 16, int n_ctx = 2048) {
+  static std::map<std::string, std::unique_ptr<Model>> cache;
+  const std::string key = name + "/" + std::to_string(n_seq_max) + "/" + std::to_string(n_ctx);
+  auto& slot = cache[key];
+  if (!slot) {
+    ModelOptions o;
+    o.path = test_model_path(name);
+    o.n_seq_max = n_seq_max;
+    o.n_ctx = n_ctx;
+    slot = Model::load(o);
+  }
+  return *slot;
+}
+
+// Largest logit minus the runner-up: how close a row is to an argmax tie.
+inline float top2_gap(const float* logits, int n) {
+  float a = -1e30f, b = -1e30f;
+  for (int i = 0; i < n; ++i) {
+    if (logits[i] > a) {
+      b = a;
+      a = logits[i];
+    } else if (logits[i] > b) {
+      b = logits[i];
+    }
+  }
+  return a - b;
+}
+
+// llama.cpp's CPU kernels round differently for different batch sizes; an argmax may
+// differ between a 1-token and an n-token decode only when the top two logits are
+// closer than this. Documented in README ("Losslessness and rounding").
+inline constexpr float kLogitTieEpsilon = 0.05f;
+
+}  // namespace reader::test

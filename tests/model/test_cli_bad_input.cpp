@@ -1,0 +1,108 @@
+// Bad input to `reader generate`: a one-line error naming the problem, a non-zero exit,
+// never a crash or a hang. Each case runs on both test models where a model is involved.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "cli_runner.h"
+#include "model_fixture.h"
+
+namespace reader::test {
+namespace {
+
+std::filesystem::path temp_file(const std::string& name, const std::string& content) {
+  const auto p = std::filesystem::temp_directory_path() /
+                 ("reader-test-" + std::to_string(::getpid()) + "-" + name);
+  std::ofstream(p, std::ios::binary) << content;
+  return p;
+}
+
+void expect_clean_error(const CliResult& r, const std::string& needle) {
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_LT(r.exit_code, 128) << "killed by a signal";
+  EXPECT_EQ(r.err_lines(), 1) << r.err;
+  EXPECT_NE(r.err.find("reader: error:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(needle), std::string::npos) << "stderr: " << r.err;
+}
+
+class BadInput : public ::testing::TestWithParam<std::string> {
+ protected:
+  std::string model_flag() const { return "--model " + test_model_path(GetParam()).string(); }
+};
+
+TEST(BadInputNoModel, MissingModelFile) {
+  expect_clean_error(run_cli("generate --model /nonexistent/model.gguf --prompt hi"),
+                     "model file not found");
+}
+
+TEST(BadInputNoModel, NotAGgufFile) {
+  const auto p = temp_file("notgguf.gguf", "this is not a model at all");
+  expect_clean_error(run_cli("generate --model " + p.string() + " --prompt hi"), "not a GGUF");
+  std::filesystem::remove(p);
+}
+
+TEST(BadInputNoModel, CorruptGgufFile) {
+  std::string junk = "GGUF";
+  junk += std::string("\x03\x00\x00\x00", 4);
+  for (int i = 0; i < 4096; ++i) junk.push_back(static_cast<char>((i * 7919) & 0xff));
+  const auto p = temp_file("corrupt.gguf", junk);
+  expect_clean_error(run_cli("generate --model " + p.string() + " --prompt hi"),
+                     "failed to load model");
+  std::filesystem::remove(p);
+}
+
+TEST(BadInputNoModel, TruncatedRealModel) {
+  std::ifstream in(default_model_path(), std::ios::binary);
+  std::string head(1 << 20, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  const auto p = temp_file("truncated.gguf", head);
+  expect_clean_error(run_cli("generate --model " + p.string() + " --prompt hi"),
+                     "failed to load model");
+  std::filesystem::remove(p);
+}
+
+TEST(BadInputNoModel, UnknownFlag) {
+  const CliResult r = run_cli("generate --prompt hi --no-such-flag");
+  expect_clean_error(r, "no-such-flag");
+  EXPECT_EQ(r.exit_code, 2);
+}
+
+TEST(BadInputNoModel, MaxTokensZeroOrNegative) {
+  expect_clean_error(run_cli("generate --prompt hi --max-tokens 0"), "max-tokens");
+  expect_clean_error(run_cli("generate --prompt hi --max-tokens -3"), "max-tokens");
+}
+
+TEST(BadInputNoModel, NegativeTemperature) {
+  expect_clean_error(run_cli("generate --prompt hi --temp -0.5"), "temp");
+}
+
+TEST(BadInputNoModel, UnreadablePromptFile) {
+  expect_clean_error(run_cli("generate --prompt-file /nonexistent/prompt.txt"), "cannot read file");
+  expect_clean_error(run_cli("generate --prompt-file /tmp"), "directory");
+}
+
+TEST(BadInputNoModel, NonUtf8Prompt) {
+  const auto p = temp_file("latin1.txt", "caf\xe9 au lait \xff\xfe");
+  expect_clean_error(run_cli("generate --prompt-file " + p.string()), "not valid UTF-8");
+  expect_clean_error(run_cli("generate --prompt \"$(printf 'caf\\351')\""), "not valid UTF-8");
+  std::filesystem::remove(p);
+}
+
+TEST(BadInputNoModel, BothOrNeitherPrompt) {
+  expect_clean_error(run_cli("generate"), "--prompt");
+  expect_clean_error(run_cli("generate --prompt a --prompt-file b"), "exactly one");
+}
+
+TEST_P(BadInput, PromptLongerThanContext) {
+  std::string long_prompt;
+  for (int i = 0; i < 200; ++i) long_prompt += "lorem ipsum dolor sit amet ";
+  const auto p = temp_file("long.txt", long_prompt);
+  expect_clean_error(run_cli("generate " + model_flag() + " --ctx 128 --prompt-file " + p.string()),
+                     "context holds 128");
+  std::filesystem::remove(p);
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, BadInput, ::testing::ValuesIn(test_model_names()));
+
+}  // namespace
+}  // namespace reader::test

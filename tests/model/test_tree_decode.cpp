@@ -1,0 +1,101 @@
+// A draft tree decoded in ONE llama_decode call must give, at every node, what
+// decoding that node's branch alone gives; afterwards the KV cache holds only what the
+// caller kept.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "model_fixture.h"
+#include "reader/sampling.h"
+
+namespace reader::test {
+namespace {
+
+class TreeDecode : public ::testing::TestWithParam<std::string> {};
+
+// Logits after prompt + path, computed the plain way (one sequence, fresh cache).
+std::vector<float> reference_logits(Model& m, const Tokens& prompt, const Tokens& path) {
+  m.kv_clear();
+  Tokens all = prompt;
+  all.insert(all.end(), path.begin(), path.end());
+  const int ids[] = {0};
+  std::vector<BatchToken> batch;
+  for (size_t i = 0; i < all.size(); ++i)
+    batch.push_back({all[i], static_cast<int>(i), ids, i + 1 == all.size()});
+  m.decode(batch);
+  const float* row = m.logits(static_cast<int>(all.size()) - 1);
+  return {row, row + m.n_vocab()};
+}
+
+TEST_P(TreeDecode, EveryNodeMatchesItsBranchDecodedAlone) {
+  Model& m = shared_model(GetParam());
+  const Tokens prompt = m.tokenize("The capital of France is Paris. The capital of Italy is", true);
+  const int n = static_cast<int>(prompt.size());
+  const Token r = m.tokenize(" Rome", false).front();
+  const Token a1 = m.tokenize(".", false).front();
+  const Token a2 = m.tokenize(" The", false).front();
+  const Token b1 = m.tokenize(",", false).front();
+  const Token c2 = m.tokenize(" It", false).front();
+
+  // Tree: r -> a1 -> a2 (branch 1), r -> b1 (branch 2), r -> a1 -> c2 (branch 3).
+  struct Node {
+    Token tok;
+    int depth;
+    std::vector<int> ids;
+    Tokens path;
+  };
+  const std::vector<Node> nodes = {
+      {r, 0, {0, 1, 2, 3}, {r}}, {a1, 1, {1, 3}, {r, a1}},  {b1, 1, {2}, {r, b1}},
+      {a2, 2, {1}, {r, a1, a2}}, {c2, 2, {3}, {r, a1, c2}},
+  };
+
+  // Committed prefix in sequence 0, shared with the branch ids.
+  m.kv_clear();
+  const int seq0[] = {0};
+  std::vector<BatchToken> pb;
+  for (int i = 0; i < n; ++i) pb.push_back({prompt[static_cast<size_t>(i)], i, seq0, false});
+  m.decode(pb);
+  for (int s = 1; s <= 3; ++s) m.kv_seq_cp(0, s, -1, -1);
+
+  std::vector<BatchToken> tb;
+  for (const Node& nd : nodes) tb.push_back({nd.tok, n + nd.depth, nd.ids, true});
+  m.decode(tb);
+  std::vector<std::vector<float>> tree_rows;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const float* row = m.logits(static_cast<int>(i));
+    tree_rows.emplace_back(row, row + m.n_vocab());
+  }
+
+  // Keep branch 3's path (r, a1, c2) in sequence 0; drop everything else.
+  m.kv_seq_cp(3, 0, n + 1, n + 3);
+  for (int s = 1; s <= 3; ++s) m.kv_seq_rm(s, -1, -1);
+  EXPECT_EQ(m.kv_pos_min(0), 0);
+  EXPECT_EQ(m.kv_pos_max(0), n + 2);
+  for (int s = 1; s < m.n_seq_max(); ++s)
+    EXPECT_EQ(m.kv_pos_max(s), -1) << "sequence " << s << " leaked";
+
+  // The kept cache continues exactly like a plain decode of prompt + r a1 c2.
+  const Token next = argmax(tree_rows[4].data(), m.n_vocab());
+  const BatchToken nb{next, n + 3, seq0, true};
+  m.decode({&nb, 1});
+  const float* cont = m.logits(0);
+  std::vector<float> cont_row(cont, cont + m.n_vocab());
+
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const auto ref = reference_logits(m, prompt, nodes[i].path);
+    const Token want = argmax(ref.data(), m.n_vocab());
+    const Token got = argmax(tree_rows[i].data(), m.n_vocab());
+    if (want != got) EXPECT_LT(top2_gap(ref.data(), m.n_vocab()), kLogitTieEpsilon) << "node " << i;
+  }
+  Tokens kept_path = nodes[4].path;
+  kept_path.push_back(next);
+  const auto ref = reference_logits(m, prompt, kept_path);
+  const Token want = argmax(ref.data(), m.n_vocab());
+  if (want != argmax(cont_row.data(), m.n_vocab()))
+    EXPECT_LT(top2_gap(ref.data(), m.n_vocab()), kLogitTieEpsilon) << "continuation after commit";
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, TreeDecode, ::testing::ValuesIn(test_model_names()));
+
+}  // namespace
+}  // namespace reader::test
