@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <climits>
 #include <limits>
 #include <stdexcept>
@@ -39,6 +40,19 @@ std::uint32_t used_alphabet(TokenSpan text, std::uint32_t alphabet_size) {
 
 std::vector<std::uint32_t> sais_suffix_array(TokenSpan text, std::uint32_t k) {
   const std::size_t n = text.size();
+  if (k > n && n > 0) {
+    // Bucket arrays cost O(k): when most symbols are unused (a small text over a large
+    // vocabulary), rank-compress the alphabet first; the order, hence the result, is unchanged.
+    Tokens symbols(text.begin(), text.end());
+    std::sort(symbols.begin(), symbols.end());
+    symbols.erase(std::unique(symbols.begin(), symbols.end()), symbols.end());
+    Tokens ranked(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      ranked[i] = static_cast<Token>(std::lower_bound(symbols.begin(), symbols.end(), text[i]) -
+                                     symbols.begin());
+    }
+    return sais_suffix_array(ranked, static_cast<std::uint32_t>(symbols.size()));
+  }
   std::vector<std::uint32_t> sa(n);
   if (n <= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {
     // int32_t may alias uint32_t storage (corresponding signed type), so SA-IS works in place

@@ -46,7 +46,9 @@ void expect_all_match_naive(const Tokens& text, std::uint32_t alphabet) {
     EXPECT_EQ(build_suffix_array(text, alphabet, algorithm), expected)
         << "algorithm " << static_cast<int>(algorithm) << ", n=" << text.size();
   }
-  EXPECT_EQ(sais64(text, alphabet), expected) << "64-bit SA-IS, n=" << text.size();
+  if (alphabet <= (1u << 20)) {  // the direct call skips alphabet compaction: keep buckets small
+    EXPECT_EQ(sais64(text, alphabet), expected) << "64-bit SA-IS, n=" << text.size();
+  }
 }
 
 Tokens random_text(std::mt19937_64& rng, std::size_t n, std::uint32_t alphabet) {
