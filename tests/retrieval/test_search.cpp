@@ -1,0 +1,258 @@
+// SearchPath and its tree and batch variants against a naive merge-and-rank reference, with
+// fake sources (brute-force suffix matching over a text) and real tries.
+#include <gtest/gtest.h>
+
+#include <climits>
+#include <map>
+#include <random>
+#include <stdexcept>
+
+#include "naive_trie.h"
+#include "reader/search.h"
+#include "reader/trie.h"
+
+namespace reader {
+namespace {
+
+using testing::kScale;
+
+// Counts of what follows the longest suffix (<= L) of the context found in `text_` followed by
+// at least one token; found by brute force.
+class FakeSource final : public NextTokenSource {
+ public:
+  explicit FakeSource(Tokens text) : text_(std::move(text)) {}
+  std::vector<TokenCount> next_token_counts(TokenSpan context, int max_suffix_len) const override {
+    const int longest = std::min(max_suffix_len, static_cast<int>(context.size()));
+    for (int len = longest; len > 0; --len) {
+      const TokenSpan s = context.last(static_cast<std::size_t>(len));
+      std::map<Token, std::uint64_t> after;
+      for (std::size_t i = 0; i + s.size() < text_.size(); ++i) {
+        if (std::equal(s.begin(), s.end(), text_.begin() + static_cast<std::ptrdiff_t>(i))) {
+          ++after[text_[i + s.size()]];
+        }
+      }
+      if (!after.empty()) {
+        std::vector<TokenCount> out;
+        // Reverse token order, to check nothing relies on a source's ordering.
+        for (auto it = after.rbegin(); it != after.rend(); ++it) {
+          out.push_back({it->first, it->second});
+        }
+        return out;
+      }
+    }
+    return {};
+  }
+
+ private:
+  Tokens text_;  // the indexed text
+};
+
+class ThrowingSource final : public NextTokenSource {
+ public:
+  std::vector<TokenCount> next_token_counts(TokenSpan, int) const override {
+    throw std::runtime_error("source failed");
+  }
+};
+
+std::vector<TokenCount> naive_ranked(TokenSpan context, const SearchOptions& opts,
+                                     std::span<const NextTokenSource* const> sources) {
+  std::map<Token, std::uint64_t> merged;
+  for (const NextTokenSource* s : sources) {
+    for (const TokenCount& c : s->next_token_counts(context, opts.max_suffix_len)) {
+      merged[c.token] += c.count;
+    }
+  }
+  std::vector<TokenCount> out;
+  for (const auto& [t, c] : merged) out.push_back({t, c});
+  std::stable_sort(out.begin(), out.end(),
+                   [](const TokenCount& a, const TokenCount& b) { return a.count > b.count; });
+  return out;
+}
+
+Tokens naive_search_path(TokenSpan context, const SearchOptions& opts,
+                         std::span<const NextTokenSource* const> sources) {
+  Tokens ctx(context.begin(), context.end());
+  Tokens path;
+  if (opts.max_suffix_len <= 0) return path;
+  for (int i = 0; i < opts.depth; ++i) {
+    const std::vector<TokenCount> ranked = naive_ranked(ctx, opts, sources);
+    if (ranked.empty() ||
+        ranked[0].count < static_cast<std::uint64_t>(std::max(1, opts.min_count))) {
+      break;
+    }
+    path.push_back(ranked[0].token);
+    ctx.push_back(ranked[0].token);
+  }
+  return path;
+}
+
+DraftSubtree naive_search_tree(TokenSpan context, const SearchOptions& opts, int top_k, int budget,
+                               std::span<const NextTokenSource* const> sources) {
+  DraftSubtree out;
+  if (opts.max_suffix_len <= 0 || opts.depth <= 0 || top_k <= 0 || budget <= 0) return out;
+  struct Item {
+    std::int32_t index;
+    Tokens ctx;
+    int depth;
+    double prob;
+  };
+  std::vector<Item> queue{{-1, Tokens(context.begin(), context.end()), 0, 1.0}};
+  for (std::size_t q = 0; q < queue.size(); ++q) {
+    const Item item = queue[q];
+    if (item.depth >= opts.depth) continue;
+    const std::vector<TokenCount> ranked = naive_ranked(item.ctx, opts, sources);
+    std::uint64_t total = 0;
+    for (const TokenCount& c : ranked) total += c.count;
+    for (int k = 0; k < top_k && k < static_cast<int>(ranked.size()); ++k) {
+      if (out.size() >= static_cast<std::size_t>(budget)) return out;
+      const TokenCount& c = ranked[static_cast<std::size_t>(k)];
+      if (c.count < static_cast<std::uint64_t>(std::max(1, opts.min_count))) break;
+      const double p = item.prob * (static_cast<double>(c.count) / static_cast<double>(total));
+      out.push(c.token, item.index, c.count, p);
+      Tokens ctx = item.ctx;
+      ctx.push_back(c.token);
+      queue.push_back({static_cast<std::int32_t>(out.size() - 1), ctx, item.depth + 1, p});
+    }
+  }
+  return out;
+}
+
+Tokens random_text(std::mt19937& rng, std::size_t n, int alphabet) {
+  Tokens out;
+  while (out.size() < n) {
+    if (out.size() > 3 && rng() % 3 == 0) {
+      const std::size_t from = rng() % out.size();
+      for (std::size_t i = 0; i < 1 + rng() % 8 && out.size() < n; ++i)
+        out.push_back(out[from + i]);
+    } else {
+      out.push_back(static_cast<Token>(rng() % static_cast<unsigned>(alphabet)));
+    }
+  }
+  return out;
+}
+
+TEST(SearchTest, PathMatchesNaiveWithFakeSources) {
+  std::mt19937 rng(11);
+  for (int round = 0; round < 150 * kScale; ++round) {
+    const int alphabet = 2 + static_cast<int>(rng() % 6);
+    std::vector<FakeSource> fakes;
+    const int n = static_cast<int>(rng() % 4);
+    for (int i = 0; i < n; ++i) fakes.emplace_back(random_text(rng, rng() % 80, alphabet));
+    std::vector<const NextTokenSource*> sources;
+    for (const FakeSource& f : fakes) sources.push_back(&f);
+    const SearchOptions opts{.max_suffix_len = static_cast<int>(rng() % 6),
+                             .depth = static_cast<int>(rng() % 20),
+                             .min_count = static_cast<int>(rng() % 3)};
+    const Tokens ctx = random_text(rng, rng() % 10, alphabet);
+    ASSERT_EQ(search_path(ctx, opts, sources), naive_search_path(ctx, opts, sources));
+  }
+}
+
+TEST(SearchTest, PathMatchesNaiveWithTrieAndFakeSource) {
+  std::mt19937 rng(12);
+  for (int round = 0; round < 60 * kScale; ++round) {
+    const int alphabet = 2 + static_cast<int>(rng() % 10);
+    const Tokens history = random_text(rng, 20 + rng() % 200, alphabet);
+    ShortTermTrie trie({.max_depth = 2 + static_cast<int>(rng() % 10)});
+    trie.append(history);
+    const FakeSource fake(random_text(rng, rng() % 200, alphabet));
+    const std::vector<const NextTokenSource*> both{&trie, &fake};
+    const std::vector<const NextTokenSource*> trie_only{&trie};
+    const SearchOptions opts{.max_suffix_len = 1 + static_cast<int>(rng() % 8), .depth = 16};
+    for (const auto& sources : {both, trie_only}) {
+      ASSERT_EQ(search_path(history, opts, sources), naive_search_path(history, opts, sources));
+    }
+  }
+}
+
+TEST(SearchTest, HandExampleMergesCounts) {
+  // After "1": source a says 2 (x3), 3 (x2); source b says 3 (x2), 4 (x4). Merged: 2:3, 3:4,
+  // 4:4, and between the tied 3 and 4 the lower token wins.
+  const FakeSource a(Tokens{1, 2, 1, 2, 1, 2, 1, 3, 1, 3});
+  const FakeSource b(Tokens{1, 3, 1, 3, 1, 4, 1, 4, 1, 4, 1, 4});
+  const std::vector<const NextTokenSource*> sources{&a, &b};
+  const Tokens path = search_path(Tokens{1}, {.max_suffix_len = 1, .depth = 1}, sources);
+  EXPECT_EQ(path, (Tokens{3}));
+  const std::vector<const NextTokenSource*> only_a{&a};
+  EXPECT_EQ(search_path(Tokens{1}, {.max_suffix_len = 1, .depth = 1}, only_a), (Tokens{2}));
+  // min_count 5 rejects every merged candidate (max is 4).
+  EXPECT_TRUE(
+      search_path(Tokens{1}, {.max_suffix_len = 1, .depth = 3, .min_count = 5}, sources).empty());
+}
+
+TEST(SearchTest, TreeMatchesNaive) {
+  std::mt19937 rng(13);
+  for (int round = 0; round < 100 * kScale; ++round) {
+    const int alphabet = 2 + static_cast<int>(rng() % 6);
+    const Tokens history = random_text(rng, 10 + rng() % 150, alphabet);
+    ShortTermTrie trie({.max_depth = 2 + static_cast<int>(rng() % 8)});
+    trie.append(history);
+    const FakeSource fake(random_text(rng, rng() % 100, alphabet));
+    const std::vector<const NextTokenSource*> sources{&trie, &fake};
+    const SearchOptions opts{.max_suffix_len = static_cast<int>(rng() % 6),
+                             .depth = static_cast<int>(rng() % 6),
+                             .min_count = 1 + static_cast<int>(rng() % 2)};
+    const int top_k = static_cast<int>(rng() % 4);
+    const int budget = static_cast<int>(rng() % 30);
+    const DraftSubtree tree = search_tree(history, opts, top_k, budget, sources);
+    ASSERT_EQ(tree, naive_search_tree(history, opts, top_k, budget, sources));
+    ASSERT_LE(tree.size(), static_cast<std::size_t>(std::max(budget, 0)));
+  }
+}
+
+TEST(SearchTest, TreeWithTopOneIsThePath) {
+  std::mt19937 rng(14);
+  const Tokens history = random_text(rng, 500, 5);
+  ShortTermTrie trie;
+  trie.append(history);
+  const std::vector<const NextTokenSource*> sources{&trie};
+  const SearchOptions opts{.max_suffix_len = 6, .depth = 12};
+  const DraftSubtree tree = search_tree(history, opts, 1, 100, sources);
+  EXPECT_EQ(tree.tokens, search_path(history, opts, sources));
+}
+
+TEST(SearchTest, BatchEqualsSequential) {
+  std::mt19937 rng(15);
+  const Tokens history = random_text(rng, 5000, 30);
+  ShortTermTrie trie;
+  trie.append(history);
+  const FakeSource fake(random_text(rng, 300, 30));
+  const std::vector<const NextTokenSource*> sources{&trie, &fake};
+  std::vector<Tokens> contexts;
+  for (int i = 0; i < 37; ++i) {
+    contexts.emplace_back(history.begin(),
+                          history.begin() + static_cast<std::ptrdiff_t>(rng() % history.size()));
+  }
+  const SearchOptions opts{.max_suffix_len = 6, .depth = 16};
+  std::vector<Tokens> expected;
+  for (const Tokens& c : contexts) expected.push_back(search_path(c, opts, sources));
+  for (const int threads : {0, 1, 2, 4, 64}) {
+    EXPECT_EQ(search_path_batch(contexts, opts, sources, threads), expected) << threads;
+  }
+  EXPECT_TRUE(search_path_batch({}, opts, sources, 4).empty());
+}
+
+TEST(SearchTest, BatchPropagatesSourceErrors) {
+  const ThrowingSource bad;
+  const std::vector<const NextTokenSource*> sources{&bad};
+  const std::vector<Tokens> contexts(5, Tokens{1, 2});
+  EXPECT_THROW(search_path_batch(contexts, {}, sources, 3), std::runtime_error);
+}
+
+TEST(SearchTest, EdgeCases) {
+  ShortTermTrie trie;
+  trie.append(Tokens{INT32_MAX, INT32_MIN, INT32_MAX, INT32_MIN, INT32_MAX});
+  const std::vector<const NextTokenSource*> sources{&trie};
+  EXPECT_EQ(search_path(Tokens{INT32_MAX}, {.max_suffix_len = 4, .depth = 3}, sources),
+            (Tokens{INT32_MIN, INT32_MAX, INT32_MIN}));
+  EXPECT_TRUE(search_path(Tokens{INT32_MAX}, {.depth = 0}, sources).empty());
+  EXPECT_TRUE(search_path(Tokens{INT32_MAX}, {.max_suffix_len = 0}, sources).empty());
+  EXPECT_TRUE(search_path(Tokens{}, {}, sources).empty());
+  EXPECT_TRUE(search_path(Tokens{INT32_MAX}, {}, {}).empty());
+  EXPECT_TRUE(search_tree(Tokens{INT32_MAX}, {}, 0, 10, sources).empty());
+  EXPECT_TRUE(search_tree(Tokens{INT32_MAX}, {}, 2, 0, sources).empty());
+  EXPECT_TRUE(search_tree(Tokens{}, {}, 2, 10, sources).empty());
+}
+
+}  // namespace
+}  // namespace reader
