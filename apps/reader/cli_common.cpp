@@ -80,10 +80,18 @@ ModelOptions ModelFlags::options(int n_seq_max) const {
 namespace reader::cli {
 
 void MethodInputs::add_to(CLI::App& app) {
-  app.add_option("--datastore", datastore, "long-term datastore built by 'reader datastore build'");
+  app.add_option("--datastore", datastore,
+                 "long-term datastore from 'reader datastore build'; auto: models/<model>.rds if "
+                 "built; none")
+      ->capture_default_str();
   app.add_option("--tree", tree, "tree-shape JSON file (default: the method's shape for this CPU)");
   app.add_option("--draft-model", draft_model,
                  "draft GGUF sharing the model's vocabulary (method draft)");
+}
+
+std::filesystem::path default_datastore_path(const std::string& model_path) {
+  return std::filesystem::path(READER_MODELS_DIR) /
+         (std::filesystem::path(model_path).stem().string() + ".rds");
 }
 
 MethodConfig LoadedInputs::config(Method method) const {
@@ -101,8 +109,15 @@ LoadedInputs load_method_inputs(const MethodInputs& in, Model& model, Method met
     out.shape = load_tree_shape(in.tree);
     out.shape->validate(model.n_seq_max() - 1);
   }
-  if (!in.datastore.empty()) {
-    out.datastore = std::make_unique<Datastore>(Datastore::open(in.datastore));
+  std::string ds_path = in.datastore;
+  if (ds_path == "auto") {  // the default datastore for this model, if one was built
+    ds_path = default_datastore_path(model.options().path.string()).string();
+    if (!std::filesystem::exists(ds_path) || method == Method::kAutoregressive) ds_path.clear();
+  } else if (ds_path == "none") {
+    ds_path.clear();
+  }
+  if (!ds_path.empty()) {
+    out.datastore = std::make_unique<Datastore>(Datastore::open(ds_path));
     out.datastore->check_tokenizer(model.tokenizer_fingerprint(),
                                    static_cast<uint32_t>(model.n_vocab()));
   }

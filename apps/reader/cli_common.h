@@ -39,9 +39,9 @@ struct ModelFlags {
 
 // Inputs of the speculative methods: datastore, tree shape, draft model.
 struct MethodInputs {
-  std::string datastore;    // long-term datastore file ("" = none)
-  std::string tree;         // tree-shape JSON ("" = the method's default)
-  std::string draft_model;  // GGUF for method "draft"
+  std::string datastore = "auto";  // long-term datastore file; "auto": the model's default; "none"
+  std::string tree;                // tree-shape JSON ("" = the method's default)
+  std::string draft_model;         // GGUF for method "draft"
   void add_to(CLI::App& app);
 };
 // What MethodInputs loads: owned objects the Generator points at.
@@ -58,5 +58,12 @@ nlohmann::json generation_to_json(const GenerationResult& r);
 
 // Registration hooks, one per subcommand file.
 void add_generate_command(CLI::App& app);
+void add_datastore_command(CLI::App& app);
+void add_repetition_command(CLI::App& app);
+void add_bench_command(CLI::App& app);
+void add_demo_command(CLI::App& app);
+
+// The datastore `datastore build` writes for a model by default: models/<model stem>.rds.
+std::filesystem::path default_datastore_path(const std::string& model_path);
 
 }  // namespace reader::cli

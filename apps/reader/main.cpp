@@ -10,6 +10,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "help for every subcommand");
   reader::cli::add_generate_command(app);
+  reader::cli::add_datastore_command(app);
+  reader::cli::add_repetition_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

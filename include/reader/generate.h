@@ -18,6 +18,8 @@ struct GenerationOptions {
   int max_tokens = 128;           // generated tokens at most (EOS not counted)
   SamplingParams sampling;        // greedy when temperature is 0
   std::vector<std::string> stop;  // stop strings: output ends before the first one
+  // Testing hook: sees the logits row the policy used for each output position.
+  std::function<void(int position, const float* logits)> on_logits;
 };
 
 enum class StopReason { kMaxTokens, kEndOfGeneration, kStopString, kContextFull };

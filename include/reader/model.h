@@ -22,6 +22,7 @@
 struct llama_model;
 struct llama_context;
 struct llama_vocab;
+struct llama_memory_i;
 
 namespace reader {
 
@@ -42,7 +43,8 @@ struct ModelOptions {
   // this machine the AMX matmul crashes (SIGSEGV in ggml_backend_amx_mul_mat), and
   // off makes batched and single-token kernels agree more often (README).
   bool extra_buffers = false;
-  bool verbose = false;  // let llama.cpp log to stderr
+  bool verbose = false;     // let llama.cpp log to stderr
+  bool vocab_only = false;  // tokenizer only: no weights, no context (decode throws)
 };
 
 // Where one decoded token sits: position and the sequence ids whose queries may see it.
@@ -97,6 +99,7 @@ class Model {
 
  private:
   Model() = default;
+  llama_memory_i* memory() const;  // throws when loaded vocab-only
   ModelOptions options_;
   llama_model* model_ = nullptr;
   llama_context* ctx_ = nullptr;

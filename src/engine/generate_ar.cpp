@@ -24,6 +24,7 @@ GenerationResult generate_autoregressive(Model& model, TokenSpan prompt,
   int steps = 0;
   const int seq0[] = {0};
   while (!out.done()) {
+    if (options.on_logits) options.on_logits(out.size(), logits);
     const Token next = sampler.pick(logits, model.n_vocab(), static_cast<uint64_t>(out.size()));
     if (!out.push(next)) break;
     const BatchToken bt{next, pos++, seq0, true};

@@ -32,6 +32,7 @@ GenerationResult generate_speculative(Model& model, TokenSpan prompt,
   const auto t1 = Clock::now();
 
   Tokens context(prompt.begin(), prompt.end());
+  if (options.on_logits) options.on_logits(0, logits);
   Token root = sampler.pick(logits, model.n_vocab(), 0);
   int root_pos = static_cast<int>(prompt.size());  // the root is not in the KV cache yet
   if (out.push(root)) {
@@ -49,6 +50,9 @@ GenerationResult generate_speculative(Model& model, TokenSpan prompt,
     // Node at depth d predicts output position out.size() + d (the root is already out).
     const auto first_position = static_cast<uint64_t>(out.size());
     const Acceptance acc = accept_longest_path(tree, [&](int node) {
+      if (options.on_logits)
+        options.on_logits(static_cast<int>(first_position) + tree.depth(node),
+                          verifier.logits(node));
       return sampler.pick(verifier.logits(node), model.n_vocab(),
                           first_position + static_cast<uint64_t>(tree.depth(node)));
     });

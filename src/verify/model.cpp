@@ -60,6 +60,16 @@ void check_gguf_file(const std::filesystem::path& path) {
     throw ModelError("not a GGUF model file (bad magic): " + path.string());
 }
 
+uint64_t vocabulary_fingerprint(const llama_vocab* vocab, int n_vocab) {
+  Fnv1a64 h;
+  h.add_value(static_cast<uint64_t>(n_vocab));
+  for (Token t = 0; t < n_vocab; ++t) {
+    const char* text = llama_vocab_get_text(vocab, t);
+    h.add(text, text ? std::strlen(text) + 1 : 0);
+  }
+  return h.value();
+}
+
 }  // namespace
 
 // Reused llama_batch storage, sized for n_batch tokens x n_seq_max ids each.
@@ -89,9 +99,15 @@ std::unique_ptr<Model> Model::load(const ModelOptions& options) {
   llama_model_params mp = llama_model_default_params();
   mp.n_gpu_layers = 0;
   mp.use_extra_bufts = options.extra_buffers;
+  mp.vocab_only = options.vocab_only;
   m->model_ = llama_model_load_from_file(options.path.c_str(), mp);
   if (!m->model_)
     throw ModelError("failed to load model " + options.path.string() + last_llama_error());
+
+  m->vocab_ = llama_model_get_vocab(m->model_);
+  m->n_vocab_ = llama_vocab_n_tokens(m->vocab_);
+  m->fingerprint_ = vocabulary_fingerprint(m->vocab_, m->n_vocab_);
+  if (options.vocab_only) return m;
 
   const int threads = options.n_threads > 0
                           ? options.n_threads
@@ -115,18 +131,8 @@ std::unique_ptr<Model> Model::load(const ModelOptions& options) {
     throw ModelError("failed to create a context for " + options.path.string() +
                      last_llama_error());
   }
-  m->vocab_ = llama_model_get_vocab(m->model_);
-  m->n_vocab_ = llama_vocab_n_tokens(m->vocab_);
   m->n_ctx_ = static_cast<int>(llama_n_ctx(m->ctx_));
   m->batch_ = std::make_unique<BatchBuffer>(options.n_batch, options.n_seq_max);
-
-  Fnv1a64 h;
-  h.add_value(static_cast<uint64_t>(m->n_vocab_));
-  for (Token t = 0; t < m->n_vocab_; ++t) {
-    const char* text = llama_vocab_get_text(m->vocab_, t);
-    h.add(text, text ? std::strlen(text) + 1 : 0);
-  }
-  m->fingerprint_ = h.value();
   return m;
 }
 
@@ -195,6 +201,7 @@ std::string Model::apply_chat_template(std::string_view user_message) const {
 
 void Model::decode(std::span<const BatchToken> tokens) {
   if (tokens.empty()) return;
+  if (!ctx_) throw ModelError("model was loaded for its vocabulary only");
   BatchBuffer& b = *batch_;
   if (static_cast<int>(tokens.size()) > b.capacity)
     throw ModelError("decode batch of " + std::to_string(tokens.size()) +
@@ -225,21 +232,22 @@ const float* Model::logits(int batch_index) const {
   return row;
 }
 
-void Model::kv_clear() { llama_memory_clear(llama_get_memory(ctx_), true); }
+llama_memory_i* Model::memory() const {
+  if (!ctx_) throw ModelError("model was loaded for its vocabulary only");
+  return llama_get_memory(ctx_);
+}
+
+void Model::kv_clear() { llama_memory_clear(memory(), true); }
 void Model::kv_seq_rm(int seq, int p0, int p1) {
-  if (!llama_memory_seq_rm(llama_get_memory(ctx_), seq, p0, p1))
+  if (!llama_memory_seq_rm(memory(), seq, p0, p1))
     throw ModelError("KV cache refused to remove a partial sequence");
 }
 void Model::kv_seq_cp(int src, int dst, int p0, int p1) {
-  llama_memory_seq_cp(llama_get_memory(ctx_), src, dst, p0, p1);
+  llama_memory_seq_cp(memory(), src, dst, p0, p1);
 }
-void Model::kv_seq_keep(int seq) { llama_memory_seq_keep(llama_get_memory(ctx_), seq); }
-int Model::kv_pos_min(int seq) const {
-  return llama_memory_seq_pos_min(llama_get_memory(ctx_), seq);
-}
-int Model::kv_pos_max(int seq) const {
-  return llama_memory_seq_pos_max(llama_get_memory(ctx_), seq);
-}
+void Model::kv_seq_keep(int seq) { llama_memory_seq_keep(memory(), seq); }
+int Model::kv_pos_min(int seq) const { return llama_memory_seq_pos_min(memory(), seq); }
+int Model::kv_pos_max(int seq) const { return llama_memory_seq_pos_max(memory(), seq); }
 
 std::filesystem::path default_model_path() {
   return std::filesystem::path(READER_MODELS_DIR) / "SmolLM2-135M-Instruct.Q4_1.gguf";

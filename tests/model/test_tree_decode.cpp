@@ -85,14 +85,17 @@ TEST_P(TreeDecode, EveryNodeMatchesItsBranchDecodedAlone) {
     const auto ref = reference_logits(m, prompt, nodes[i].path);
     const Token want = argmax(ref.data(), m.n_vocab());
     const Token got = argmax(tree_rows[i].data(), m.n_vocab());
-    if (want != got) EXPECT_LT(top2_gap(ref.data(), m.n_vocab()), kLogitTieEpsilon) << "node " << i;
+    if (want != got) {
+      EXPECT_LT(top2_gap(ref.data(), m.n_vocab()), kLogitTieEpsilon) << "node " << i;
+    }
   }
   Tokens kept_path = nodes[4].path;
   kept_path.push_back(next);
   const auto ref = reference_logits(m, prompt, kept_path);
   const Token want = argmax(ref.data(), m.n_vocab());
-  if (want != argmax(cont_row.data(), m.n_vocab()))
+  if (want != argmax(cont_row.data(), m.n_vocab())) {
     EXPECT_LT(top2_gap(ref.data(), m.n_vocab()), kLogitTieEpsilon) << "continuation after commit";
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, TreeDecode, ::testing::ValuesIn(test_model_names()));

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Sets everything up (idempotent) and runs the test suite CI runs:
+#   - unit tests (pure logic: trie, suffix array, search, trees, acceptance) in Release
+#     and again under AddressSanitizer + UBSan;
+#   - model tests on the real SmolLM2 and Gemma 3 models (CLI, tree decode, losslessness).
+# Long sweeps are labelled "sweep": run them with  ctest --preset release -L sweep
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+
+scripts/setup.sh
+LLAMA_PREFIX=$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+
+echo; echo "[test] unit + model tests (Release)"
+ctest --preset release -L 'unit|model' -j "$(nproc)" --timeout 900
+
+if [ "${READER_SKIP_ASAN:-0}" != 1 ]; then
+  echo; echo "[test] unit tests under ASan + UBSan (Debug)"
+  cmake --preset debug -DCMAKE_PREFIX_PATH="$LLAMA_PREFIX" > /dev/null
+  cmake --build --preset debug -j "$(nproc)" --target reader_unit_tests
+  ctest --preset debug -L unit -j "$(nproc)" --timeout 900
+fi

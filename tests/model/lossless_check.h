@@ -1,0 +1,74 @@
+// Compares a speculative method's output with autoregressive decoding on the same
+// prompt and options, and judges any mismatch (see README, "Losslessness and rounding").
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "model_fixture.h"
+#include "reader/methods.h"
+
+namespace reader::test {
+
+// Largest |a - b| between two logit rows llama.cpp's kernels may produce for the same
+// prefix in a 1-token and an n-token decode (measured, README): a sampled token may flip
+// only when the rows differ by less than this.
+inline constexpr float kKernelLogitNoise = 0.5f;
+
+struct LosslessOutcome {
+  bool exact = false;      // identical tokens
+  bool tolerated = false;  // mismatch explained by kernel rounding
+  int first_diff = -1;     // first differing output position
+  float top2_gap = 0;      // AR row's top-2 gap there
+  float max_abs_diff = 0;  // max |AR row - verifier row| there
+  std::string detail;      // for failure messages
+};
+
+inline LosslessOutcome compare_with_autoregressive(Model& m, Generator& ar, Generator& spec,
+                                                   const Tokens& prompt, GenerationOptions opts) {
+  std::map<int, std::vector<float>> ar_rows, spec_rows;
+  auto recorder = [&](std::map<int, std::vector<float>>& rows) {
+    return [&rows, &m](int pos, const float* l) { rows[pos].assign(l, l + m.n_vocab()); };
+  };
+  opts.on_logits = recorder(ar_rows);
+  const GenerationResult a = ar.run(prompt, opts);
+  opts.on_logits = recorder(spec_rows);
+  const GenerationResult b = spec.run(prompt, opts);
+
+  LosslessOutcome o;
+  if (a.tokens == b.tokens && a.text == b.text && a.stop_reason == b.stop_reason) {
+    o.exact = o.tolerated = true;
+    return o;
+  }
+  size_t i = 0;
+  while (i < a.tokens.size() && i < b.tokens.size() && a.tokens[i] == b.tokens[i]) ++i;
+  o.first_diff = static_cast<int>(i);
+  const auto& ra = ar_rows[o.first_diff];
+  const auto& rb = spec_rows[o.first_diff];
+  if (ra.empty() || rb.empty()) {
+    o.detail = "no logits recorded at position " + std::to_string(i) + " (stop rule mismatch?)";
+    return o;
+  }
+  o.top2_gap = top2_gap(ra.data(), m.n_vocab());
+  for (size_t k = 0; k < ra.size(); ++k)
+    o.max_abs_diff = std::max(o.max_abs_diff, std::fabs(ra[k] - rb[k]));
+  // Each engine must have applied the policy to its own row: rule out engine bugs.
+  Sampler s(opts.sampling);
+  const Token want_a = i < a.tokens.size() ? a.tokens[i] : -1;
+  const Token want_b = i < b.tokens.size() ? b.tokens[i] : -1;
+  const Token pa = s.pick(ra.data(), m.n_vocab(), i), pb = s.pick(rb.data(), m.n_vocab(), i);
+  const bool consistent = (want_a < 0 || pa == want_a) && (want_b < 0 || pb == want_b);
+  o.tolerated = consistent && (opts.sampling.greedy() ? o.top2_gap < kLogitTieEpsilon
+                                                      : o.max_abs_diff < kKernelLogitNoise);
+  o.detail = "first diff at " + std::to_string(i) + ": ar '" +
+             (want_a >= 0 ? m.token_bytes(want_a) : "<end>") + "' vs spec '" +
+             (want_b >= 0 ? m.token_bytes(want_b) : "<end>") + "', top2 gap " +
+             std::to_string(o.top2_gap) + ", max |dlogit| " + std::to_string(o.max_abs_diff) +
+             (consistent ? "" : ", POLICY INCONSISTENT");
+  return o;
+}
+
+}  // namespace reader::test
