@@ -41,6 +41,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,6 +55,7 @@ namespace reader {
 
 namespace detail {
 struct DatastoreView;
+class CountCache;
 }  // namespace detail
 
 // Identity of the tokenizer a datastore was built with; a model with another one is refused.
@@ -128,6 +130,8 @@ struct OpenOptions {
   bool verify_checksum = true;      // hash the whole body on open (see bench for the cost)
   bool populate = false;            // MAP_POPULATE: fault every page in now, not on first use
   std::uint64_t sample_cap = 4096;  // next-token counting reads at most ~this many occurrences
+  // Memo for the counts of large ranges (frequent contexts), in bytes; 0 disables it.
+  std::size_t count_cache_bytes = std::size_t{64} << 20;
 };
 
 // A contiguous range of the suffix array: the occurrences of the matched context suffix.
@@ -150,7 +154,7 @@ struct NextTokens {
 };
 
 // A read-only, memory-mapped datastore. Movable, not copyable; unmaps on destruction. All
-// const methods are safe to call concurrently.
+// const methods are safe to call concurrently (the count memo locks internally).
 class Datastore final : public NextTokenSource, public ExternalMatcher {
  public:
   // Maps `path` (MAP_SHARED, read-only) and validates it: magic, format version, header
@@ -192,7 +196,9 @@ class Datastore final : public NextTokenSource, public ExternalMatcher {
   SuffixRange match(TokenSpan context, int max_suffix_len) const;
   // Counts of the tokens following every occurrence of the matched suffix (see NextTokens).
   // A range larger than sample_cap is counted exactly when few distinct tokens follow it, else
-  // on sample_cap evenly strided occurrences (deterministic; `sampled` is set).
+  // on sample_cap evenly strided occurrences (deterministic; `sampled` is set). Results for
+  // ranges of 512+ occurrences are memoised (OpenOptions::count_cache_bytes); the memo never
+  // changes a result, only its cost.
   NextTokens next_tokens(TokenSpan context, int max_suffix_len) const;
   // next_tokens(...).counts: the NextTokenSource interface used by SearchPath.
   std::vector<TokenCount> next_token_counts(TokenSpan context, int max_suffix_len) const override;
@@ -218,6 +224,7 @@ class Datastore final : public NextTokenSource, public ExternalMatcher {
   const std::uint8_t* tokens_ = nullptr;        // tokens section
   const std::uint32_t* suffixes_ = nullptr;     // suffix array section
   const std::uint32_t* first_index_ = nullptr;  // first-token index section
+  std::unique_ptr<detail::CountCache> cache_;   // memo of large ranges' counts, or null
   std::uint64_t token_count_ = 0;               // stored tokens, separators included
   std::uint64_t document_count_ = 0;            // documents stored
   std::uint32_t token_width_ = 0;               // bytes per stored token

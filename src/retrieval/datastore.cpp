@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "retrieval/count_cache.h"
 #include "retrieval/datastore_format.h"
 #include "retrieval/datastore_search.h"
 #include "retrieval/xxhash64.h"
@@ -81,6 +82,9 @@ Datastore Datastore::open(const std::filesystem::path& path, const OpenOptions& 
   ds.token_count_ = h.token_count;
   ds.document_count_ = h.document_count;
   ds.token_width_ = h.token_width;
+  if (options.count_cache_bytes > 0) {
+    ds.cache_ = std::make_unique<detail::CountCache>(options.count_cache_bytes);
+  }
   // O(1) invariants the search relies on even without checksum verification.
   if (ds.token_at(ds.token_count_ - 1) != ds.separator() || ds.first_index_[0] != 0 ||
       ds.first_index_[std::size_t{h.vocab_size} + 1] != ds.token_count_) {
@@ -106,6 +110,7 @@ Datastore& Datastore::operator=(Datastore&& other) noexcept {
     token_count_ = std::exchange(other.token_count_, 0);
     document_count_ = std::exchange(other.document_count_, 0);
     token_width_ = std::exchange(other.token_width_, 0);
+    cache_ = std::move(other.cache_);
   }
   return *this;
 }
@@ -119,7 +124,8 @@ void Datastore::unmap() noexcept {
 }
 
 detail::DatastoreView Datastore::view() const {
-  return {tokens_, suffixes_, first_index_, token_count_, meta_.vocab_size, token_width_};
+  return {tokens_,          suffixes_,    first_index_, token_count_,
+          meta_.vocab_size, token_width_, cache_.get()};
 }
 
 void Datastore::check_tokenizer(std::uint64_t fingerprint, std::uint32_t vocab_size) const {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "reader/datastore.h"
+#include "retrieval/count_cache.h"
 
 namespace reader::detail {
 
@@ -26,6 +27,7 @@ struct DatastoreView {
   std::uint64_t token_count = 0;               // stored tokens, separators included
   std::uint32_t vocab = 0;                     // = the separator id
   std::uint32_t width = 0;                     // bytes per stored token
+  const CountCache* cache = nullptr;           // memo for large ranges' counts, or null
 };
 
 template <int W>
@@ -63,6 +65,13 @@ class DatastoreSearch {
     return pos;
   }
 
+  // Binary search is latency-bound (suffix-array entry, then the text it points to): fetching
+  // both candidate next midpoints' entries now overlaps the next entry miss with this text miss.
+  void prefetch_next_mids(std::uint64_t lo, std::uint64_t mid, std::uint64_t hi) const {
+    __builtin_prefetch(v_.suffixes + (lo + (mid - lo) / 2));
+    if (hi > mid + 1) __builtin_prefetch(v_.suffixes + (mid + 1 + (hi - mid - 1) / 2));
+  }
+
   bool is_real(Token t) const { return t >= 0 && static_cast<std::uint32_t>(t) < v_.vocab; }
 
   // Suffix-array range of the suffixes starting with token t (a real token).
@@ -97,6 +106,7 @@ class DatastoreSearch {
     found = false;
     while (lo < hi) {
       const std::uint64_t mid = lo + (hi - lo) / 2;
+      prefetch_next_mids(lo, mid, hi);
       const Comparison c = compare(suffix(mid), pattern, m, std::min(lcp_lo, lcp_hi));
       if (c.sign < 0) {
         lo = mid + 1;
@@ -118,6 +128,7 @@ class DatastoreSearch {
     int lcp_hi = known;
     while (lo < hi) {
       const std::uint64_t mid = lo + (hi - lo) / 2;
+      prefetch_next_mids(lo, mid, hi);
       const Comparison c = compare(suffix(mid), pattern, m, std::min(lcp_lo, lcp_hi));
       if (c.sign == 0) {
         lo = mid + 1;
@@ -130,13 +141,31 @@ class DatastoreSearch {
     return lo;
   }
 
+  // End of the run of suffixes starting with pattern[0, m), given that the one at `lo` does:
+  // exponential search from lo, so a small range costs O(log size), not O(log hi - lo).
+  std::uint64_t gallop_end(const Token* pattern, int m, std::uint64_t lo, std::uint64_t hi,
+                           int known) const {
+    std::uint64_t a = lo, b = lo, step = 1;  // a matches; b is the first known not to (or hi)
+    while (true) {
+      b = a + step;
+      if (b >= hi) {
+        b = hi;
+        break;
+      }
+      if (compare(suffix(b), pattern, m, known).sign != 0) break;
+      a = b;
+      step *= 2;
+    }
+    return upper_bound(pattern, m, a + 1, b, known);
+  }
+
   // The full range of suffixes starting with pattern[0, m) (m >= 1, real tokens).
   SuffixRange find(const Token* pattern, int m) const {
     const SuffixRange first = first_token_range(pattern[0]);
     bool found = false;
     const std::uint64_t lo = lower_bound(pattern, m, first.lo, first.hi, 1, found);
     if (!found) return {};
-    return {lo, upper_bound(pattern, m, lo, first.hi, 1), m};
+    return {lo, gallop_end(pattern, m, lo, first.hi, 1), m};
   }
 
   // Token following the suffix at `rank` after `offset` matched tokens.
@@ -211,13 +240,23 @@ class DatastoreSearch {
     if (good == 1) return one;
     const Token* pattern = end - good;
     const SuffixRange first = first_token_range(pattern[0]);
-    return {good_lo, upper_bound(pattern, good, good_lo, first.hi, 1), good};
+    return {good_lo, gallop_end(pattern, good, good_lo, first.hi, 1), good};
   }
 
-  // Next-token counts over range r (see Datastore::next_tokens): exact by galloping over the
-  // runs of equal next tokens (the range is sorted by them) while that stays cheap, exact by a
-  // linear scan for small ranges, else an evenly strided sample of `cap` occurrences.
+  // Next-token counts over range r (see Datastore::next_tokens). The range is sorted by the
+  // next token, so counting is run-length encoding. A small pilot sample decides how:
+  //  - few distinct tokens: gallop over the runs, exact in O(runs * log) dependent probes;
+  //  - otherwise, or when galloping overruns its budget: a linear scan when the range fits
+  //    under the cap (exact), else an evenly strided sample of `cap` occurrences.
+  // Linear and sampled reads are batched with prefetches, so cache misses overlap.
   void count(const SuffixRange& r, std::uint64_t cap, NextTokens& out) const {
+    const bool memo = v_.cache != nullptr && r.size() >= kCacheFrom && r.length < (1 << 20);
+    if (memo && v_.cache->find(r, out)) return;
+    count_uncached(r, cap, out);
+    if (memo) v_.cache->insert(r, out);
+  }
+
+  void count_uncached(const SuffixRange& r, std::uint64_t cap, NextTokens& out) const {
     out.counts.clear();
     out.match_len = r.length;
     out.range_size = r.size();
@@ -226,20 +265,18 @@ class DatastoreSearch {
     if (r.empty()) return;
     const std::uint64_t size = r.size();
     cap = std::max<std::uint64_t>(cap, 1);
-    constexpr std::uint64_t kLinearBelow = 16;
-    if (size <= kLinearBelow) {
-      count_linear(r, r.lo, out.counts);
-    } else {
-      const std::uint64_t budget = std::max<std::uint64_t>(std::min(size, cap) / 4, 4);
-      const std::uint64_t stopped = count_gallop(r, budget, out.counts);
-      if (stopped < r.hi) {
-        if (size <= cap) {
-          count_linear(r, stopped, out.counts);
-        } else {
-          out.counts.clear();
-          count_sampled(r, cap, out.counts);
-          out.sampled = true;
-        }
+    std::uint64_t resume = r.lo;  // where exact counting continues after galloping
+    if (size > kPilotBelow && few_distinct(r)) {
+      const std::uint64_t budget = std::max<std::uint64_t>(std::min(size, cap) / 4, 128);
+      resume = count_gallop(r, budget, out.counts);
+    }
+    if (resume < r.hi) {
+      if (size <= cap) {
+        count_strided(r, resume, r.hi - resume, r.hi - resume, out.counts);
+      } else {
+        out.counts.clear();
+        count_strided(r, r.lo, size, cap, out.counts);
+        out.sampled = true;
       }
     }
     out.examined = out.sampled ? cap : size;
@@ -299,12 +336,36 @@ class DatastoreSearch {
     }
   }
 
-  void count_linear(const SuffixRange& r, std::uint64_t from,
-                    std::vector<TokenCount>& counts) const {
-    for (std::uint64_t i = from; i < r.hi; ++i) {
-      const std::uint32_t t = next_at(i, r.length);
-      if (t == v_.vocab) break;  // separators sort last: the rest are document ends
-      push_run(counts, t, 1);
+  static constexpr std::uint64_t kCacheFrom = 512;  // smaller ranges are cheap to recount
+  static constexpr std::uint64_t kPilotBelow = 64;  // smaller ranges are simply scanned
+  static constexpr std::uint64_t kPilot = 32;       // pilot sample size
+  static constexpr int kBatch = 32;                 // occurrences read per prefetch batch
+
+  // Pilot: do `kPilot` evenly strided occurrences show few distinct next tokens?
+  bool few_distinct(const SuffixRange& r) const {
+    std::vector<TokenCount> pilot;
+    count_strided(r, r.lo, r.size(), kPilot, pilot);
+    return pilot.size() <= kPilot / 4;
+  }
+
+  // Run-length counts of the next tokens at `samples` evenly strided ranks of
+  // [from, from + span) (every rank when samples == span), stopping at the separators.
+  void count_strided(const SuffixRange& r, std::uint64_t from, std::uint64_t span,
+                     std::uint64_t samples, std::vector<TokenCount>& counts) const {
+    std::uint64_t pos[kBatch];
+    for (std::uint64_t j = 0; j < samples; j += kBatch) {
+      const int batch = static_cast<int>(std::min<std::uint64_t>(kBatch, samples - j));
+      for (int k = 0; k < batch; ++k) {
+        const auto offset = static_cast<std::uint64_t>(
+            static_cast<unsigned __int128>(j + static_cast<std::uint64_t>(k)) * span / samples);
+        pos[k] = suffix(from + offset) + static_cast<std::uint64_t>(r.length);
+        __builtin_prefetch(v_.tokens + pos[k] * W);
+      }
+      for (int k = 0; k < batch; ++k) {
+        const std::uint32_t t = token(pos[k]);
+        if (t == v_.vocab) return;  // separators sort last: the rest are document ends
+        push_run(counts, t, 1);
+      }
     }
   }
 
@@ -342,18 +403,6 @@ class DatastoreSearch {
       i = b;
     }
     return r.hi;
-  }
-
-  void count_sampled(const SuffixRange& r, std::uint64_t cap,
-                     std::vector<TokenCount>& counts) const {
-    const std::uint64_t size = r.size();
-    for (std::uint64_t j = 0; j < cap; ++j) {
-      const auto offset = static_cast<std::uint64_t>(static_cast<unsigned __int128>(j) * size /
-                                                     cap);  // evenly strided, deterministic
-      const std::uint32_t t = next_at(r.lo + offset, r.length);
-      if (t == v_.vocab) break;
-      push_run(counts, t, 1);
-    }
   }
 
   DatastoreView v_;  // the mapped sections

@@ -361,6 +361,33 @@ TEST(Datastore, LargeRangesWithFewContinuationsStayExact) {
   EXPECT_EQ(next.counts, (std::vector<TokenCount>{{4, 1667}, {5, 1667}, {6, 1666}}));
 }
 
+TEST(Datastore, CountCacheChangesNothing) {
+  TempDir dir;
+  std::mt19937_64 rng(17);
+  auto docs = wide_fanout_docs(3000, 1000);
+  const auto more = random_docs(rng, 200, 300, 4);  // tiny vocabulary: huge ranges everywhere
+  docs.insert(docs.end(), more.begin(), more.end());
+  build(docs, 1000, dir / "ds");
+  OpenOptions cached, uncached;
+  cached.sample_cap = uncached.sample_cap = 700;
+  uncached.count_cache_bytes = 0;
+  const Datastore a = Datastore::open(dir / "ds", cached);
+  const Datastore b = Datastore::open(dir / "ds", uncached);
+  const NaiveCorpus naive(docs, 1000);
+  for (int q = 0; q < 300; ++q) {
+    const Tokens ctx = random_context(rng, naive.text(), 5);
+    for (int rep = 0; rep < 2; ++rep) {  // the second round is served from the memo
+      const NextTokens x = a.next_tokens(ctx, 3), y = b.next_tokens(ctx, 3);
+      EXPECT_EQ(x.counts, y.counts);
+      EXPECT_EQ(x.match_len, y.match_len);
+      EXPECT_EQ(x.range_size, y.range_size);
+      EXPECT_EQ(x.sampled, y.sampled);
+      EXPECT_EQ(x.examined, y.examined);
+    }
+    EXPECT_EQ(a.extend_path(ctx, 3, 8), b.extend_path(ctx, 3, 8));
+  }
+}
+
 TEST(Datastore, ExtendPathEqualsRepeatedNextTokenCounts) {
   TempDir dir;
   std::mt19937_64 rng(7);
