@@ -45,11 +45,10 @@ const Tokens& history() {
   return stream;
 }
 
-// The history appended token by token; compacted = renumbered afterwards (what an engine does
-// after prefilling a long prompt).
+// The history appended in one call, with and without a compaction afterwards.
 const ShortTermTrie& history_trie(bool compacted) {
   static const ShortTermTrie plain = [] {
-    ShortTermTrie t({.max_depth = 16});
+    ShortTermTrie t({.max_depth = 16, .auto_compact = false});
     t.append(history());
     return t;
   }();
@@ -93,13 +92,15 @@ BENCHMARK(BM_TrieLookupBestPath)
     ->ReportAggregatesOnly(true);
 
 // A decoding step as the engine runs it: append the accepted token, then draft 16 tokens from
-// the end of the history (whose nodes the append just touched).
+// the end of the history (whose nodes the append just touched). compacted:1 = auto_compact, so
+// the 100k-token bulk append ends with a compaction.
 void BM_TrieDecodeStep(benchmark::State& state) {
-  ShortTermTrie trie({.max_depth = 16});
+  ShortTermTrie trie({.max_depth = 16, .auto_compact = state.range(0) != 0});
   Tokens h = history();
   trie.append(h);
-  if (state.range(0) != 0) trie.compact();
-  const Tokens more = synthetic_stream(1 << 16, 44);
+  // The same generator run longer: the continuation keeps copying spans of the history.
+  const Tokens longer = synthetic_stream(kHistory + (1 << 16), 42);
+  const Tokens more(longer.begin() + kHistory, longer.end());
   h.reserve(h.size() + more.size());
   std::size_t i = 0;
   std::size_t drafted = 0;
@@ -139,22 +140,26 @@ BENCHMARK(BM_TrieNextTokens)->Repetitions(5)->ReportAggregatesOnly(true);
 void BM_TrieAppend(benchmark::State& state) {
   const Tokens& h = history();
   for (auto _ : state) {
-    ShortTermTrie trie({.max_depth = static_cast<int>(state.range(0))});
+    // auto_compact:0 measures insertion alone, 1 includes the compaction that ends append().
+    ShortTermTrie trie(
+        {.max_depth = static_cast<int>(state.range(0)), .auto_compact = state.range(1) != 0});
     trie.append(h);
     benchmark::DoNotOptimize(trie.node_count());
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * h.size()));
 }
 BENCHMARK(BM_TrieAppend)
-    ->Arg(16)
-    ->Arg(8)
+    ->ArgNames({"D", "auto_compact"})
+    ->Args({16, 0})
+    ->Args({16, 1})
+    ->Args({8, 0})
     ->Unit(benchmark::kMillisecond)
     ->Repetitions(3)
     ->ReportAggregatesOnly(true);
 
 // Steady-state decoding: one token at a time onto an existing 100k history.
 void BM_TrieAppendOneToken(benchmark::State& state) {
-  ShortTermTrie trie({.max_depth = 16});
+  ShortTermTrie trie({.max_depth = 16, .auto_compact = false});
   const Tokens& h = history();
   trie.append(h);
   const Tokens more = synthetic_stream(1 << 16, 43);
@@ -187,14 +192,25 @@ BENCHMARK(BM_SearchPathTrieOnly)
     ->Repetitions(5)
     ->ReportAggregatesOnly(true);
 
+// compact() on a freshly built trie (random layout: the realistic cost) and again on an already
+// compacted one.
 void BM_TrieCompact(benchmark::State& state) {
   ShortTermTrie trie({.max_depth = 16});
   trie.append(history());
-  for (auto _ : state) trie.compact();
+  if (state.range(0) != 0) trie.compact();
+  for (auto _ : state) {
+    if (state.range(0) == 0) {
+      state.PauseTiming();
+      trie.clear();
+      trie.append(history());
+      state.ResumeTiming();
+    }
+    trie.compact();
+  }
   state.counters["nodes"] = static_cast<double>(trie.node_count());
   state.counters["MiB"] = static_cast<double>(trie.memory_bytes()) / (1 << 20);
 }
-BENCHMARK(BM_TrieCompact)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TrieCompact)->ArgName("again")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 void BM_SelfRepetition(benchmark::State& state) {
   const Tokens& h = history();

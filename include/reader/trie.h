@@ -31,6 +31,9 @@
 // with insert() are dropped by an eviction (re-insert them if still wanted); an insert() in
 // progress continues with the windows that start after the eviction.
 //
+// Node indices (TrieMatch::node, TrieEdge::child) are only valid until the next mutation:
+// compact() and evictions renumber nodes.
+//
 // Thread-safety: const methods only read, so concurrent lookups are safe; mutation is not.
 #pragma once
 
@@ -48,6 +51,7 @@ namespace reader {
 struct TrieOptions {
   int max_depth = 16;                // D: longest window stored; lookups match <= D-1 tokens
   std::size_t max_nodes = 1u << 22;  // node budget; exceeding it triggers eviction (see above)
+  bool auto_compact = false;         // compact() after evictions and bulk growth (see compact())
 };
 
 // One child of a node, as stored in the node (its top child) or the node's child block.
@@ -84,8 +88,12 @@ class ShortTermTrie final : public NextTokenSource {
   // Forgets everything: nodes, running history and inserted documents.
   void clear();
   // Renumbers nodes depth-first, most frequent child first, and repacks child blocks, so walks
-  // (best paths especially) touch neighbouring memory. Content is unchanged. O(nodes); worth it
-  // after bulk loads (the prompt, external documents). Runs by itself after an eviction.
+  // (best paths especially) read neighbouring memory: on a 100k-token history a cold lookup +
+  // 16-token best path drops from ~2.3 us to ~1.3 us. Content is unchanged. Costs ~200 ns per
+  // node on a freshly built trie (~40 ns when already compacted), so it pays off when many
+  // queries follow a bulk load (long prompt, external documents). With auto_compact it also runs
+  // after every eviction and at the end of an append()/insert() that leaves >= 16k nodes and
+  // twice as many as the last compaction (amortised O(1) per node).
   void compact();
 
   // Longest suffix of context (at most min(max_suffix_len, D-1) tokens) that is in the trie
@@ -170,6 +178,7 @@ class ShortTermTrie final : public NextTokenSource {
   void evict();
   void reset_structure();
   void remember(Token token);
+  void maybe_compact();
 
   TrieOptions options_;
   std::size_t keep_tokens_ = 0;                         // history kept for rebuilds (K)
@@ -182,6 +191,7 @@ class ShortTermTrie final : public NextTokenSource {
   std::vector<std::int32_t> active_;  // open windows of the running history
   Tokens history_;                    // recent running history (K..2K tokens)
   std::uint64_t evictions_ = 0;       // rebuilds so far
+  std::size_t compacted_nodes_ = 0;   // node count after the last compaction
 };
 
 }  // namespace reader

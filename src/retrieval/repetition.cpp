@@ -6,6 +6,7 @@
 #include "reader/repetition.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace reader {
 namespace {

@@ -59,6 +59,7 @@ void ShortTermTrie::clear() {
 }
 
 void ShortTermTrie::reset_structure() {
+  compacted_nodes_ = 0;
   nodes_.clear();
   nodes_.push_back(Node{});
   root_count_ = 0;
@@ -298,8 +299,16 @@ void ShortTermTrie::evict() {
     step(t, active_);
     remember(t);
   }
-  compact();
+  if (options_.auto_compact) compact();
   ++evictions_;
+}
+
+void ShortTermTrie::maybe_compact() {
+  constexpr std::size_t kMinNodes = std::size_t{1} << 14;  // smaller tries stay in cache anyway
+  if (options_.auto_compact && nodes_.size() >= kMinNodes &&
+      nodes_.size() >= 2 * compacted_nodes_) {
+    compact();
+  }
 }
 
 void ShortTermTrie::append(TokenSpan new_tokens) {
@@ -308,6 +317,7 @@ void ShortTermTrie::append(TokenSpan new_tokens) {
     step(t, active_);
     remember(t);
   }
+  maybe_compact();
 }
 
 void ShortTermTrie::insert(TokenSpan seq) {
@@ -320,6 +330,7 @@ void ShortTermTrie::insert(TokenSpan seq) {
     }
     step(t, active);
   }
+  maybe_compact();
 }
 
 }  // namespace reader

@@ -63,6 +63,7 @@ void ShortTermTrie::compact() {
       hash_put(static_cast<std::int32_t>(v), e);
     }
   }
+  compacted_nodes_ = n;
 }
 
 }  // namespace reader

@@ -147,6 +147,27 @@ TEST(TrieTest, CompactKeepsContentAndAppendsContinue) {
   }
 }
 
+TEST(TrieTest, AutomaticCompactionKeepsContent) {
+  // Enough nodes (> 16k) that append() compacts by itself, several times, mid-stream.
+  std::mt19937 rng(9);
+  const Tokens seq = repetitive_tokens(rng, 12000, 400);
+  ShortTermTrie trie({.max_depth = 8, .auto_compact = true});
+  ShortTermTrie reference({.max_depth = 8});
+  std::size_t pos = 0;
+  while (pos < seq.size()) {
+    const std::size_t chunk = std::min(seq.size() - pos, 1 + rng() % 3000);
+    trie.append(TokenSpan(seq).subspan(pos, chunk));
+    reference.append(TokenSpan(seq).subspan(pos, chunk));
+    pos += chunk;
+  }
+  ASSERT_GT(trie.node_count(), 40000u);
+  NaiveTrie naive(8);
+  naive.insert(seq);
+  expect_same(trie, naive);
+  expect_same(reference, naive);
+  EXPECT_EQ(trie.best_path(seq, 6, 16), reference.best_path(seq, 6, 16));
+}
+
 TEST(TrieTest, InsertedDocumentsDoNotJoinHistory) {
   ShortTermTrie trie({.max_depth = 4});
   trie.append(Tokens{1, 2});
@@ -277,7 +298,7 @@ TEST(TrieTest, EvictionKeepsBudgetAndRecentHistory) {
   std::mt19937 rng(6);
   const int depth = 5;
   const std::size_t max_nodes = 400;
-  ShortTermTrie trie({.max_depth = depth, .max_nodes = max_nodes});
+  ShortTermTrie trie({.max_depth = depth, .max_nodes = max_nodes, .auto_compact = rng() % 2 == 0});
   const Tokens stream = repetitive_tokens(rng, 5000, 50);
   std::size_t rebuild_start = 0;
   for (std::size_t i = 0; i < stream.size(); ++i) {
