@@ -228,6 +228,7 @@ class Datastore final : public NextTokenSource, public ExternalMatcher {
   std::uint64_t token_count_ = 0;               // stored tokens, separators included
   std::uint64_t document_count_ = 0;            // documents stored
   std::uint32_t token_width_ = 0;               // bytes per stored token
+  std::uint64_t id_ = 0;  // unique per open(), keys the per-thread incremental-match state
 };
 
 }  // namespace reader

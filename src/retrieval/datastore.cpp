@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -82,6 +83,8 @@ Datastore Datastore::open(const std::filesystem::path& path, const OpenOptions& 
   ds.token_count_ = h.token_count;
   ds.document_count_ = h.document_count;
   ds.token_width_ = h.token_width;
+  static std::atomic<std::uint64_t> next_id{1};
+  ds.id_ = next_id.fetch_add(1, std::memory_order_relaxed);
   if (options.count_cache_bytes > 0) {
     ds.cache_ = std::make_unique<detail::CountCache>(options.count_cache_bytes);
   }
@@ -111,6 +114,7 @@ Datastore& Datastore::operator=(Datastore&& other) noexcept {
     document_count_ = std::exchange(other.document_count_, 0);
     token_width_ = std::exchange(other.token_width_, 0);
     cache_ = std::move(other.cache_);
+    id_ = std::exchange(other.id_, 0);
   }
   return *this;
 }

@@ -179,22 +179,35 @@ class DatastoreSearch {
     std::uint64_t lo = r.lo, hi = r.hi;
     while (lo < hi) {  // first with next >= t
       const std::uint64_t mid = lo + (hi - lo) / 2;
-      if (next_at(mid, r.length) < target)
+      prefetch_next_mids(lo, mid, hi);
+      if (next_at(mid, r.length) < target) {
         lo = mid + 1;
-      else
+      } else {
         hi = mid;
+      }
     }
-    const std::uint64_t begin = lo;
-    hi = r.hi;
-    while (lo < hi) {  // first with next > t
-      const std::uint64_t mid = lo + (hi - lo) / 2;
-      if (next_at(mid, r.length) <= target)
-        lo = mid + 1;
-      else
-        hi = mid;
+    if (lo == r.hi || next_at(lo, r.length) != target) return {};
+    // Gallop to the end of t's block: O(log block) rather than O(log range).
+    std::uint64_t a = lo, b = lo, step = 1;  // a is in the block; b is past it (or r.hi)
+    while (true) {
+      b = a + step;
+      if (b >= r.hi) {
+        b = r.hi;
+        break;
+      }
+      if (next_at(b, r.length) != target) break;
+      a = b;
+      step *= 2;
     }
-    if (begin == lo) return {};
-    return {begin, lo, r.length + 1};
+    while (b - a > 1) {
+      const std::uint64_t mid = a + (b - a) / 2;
+      if (next_at(mid, r.length) == target) {
+        a = mid;
+      } else {
+        b = mid;
+      }
+    }
+    return {lo, b, r.length + 1};
   }
 
   // Longest suffix of context (<= max_len tokens, real tokens only) that occurs.

@@ -232,6 +232,10 @@ TEST(Datastore, RoundTripSmallCorpus) {
   for (std::size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(ds.token_at(i), expected[i]);
   EXPECT_NO_THROW(ds.check_integrity());
   EXPECT_NO_THROW(ds.check_tokenizer(0x1234abcd5678ef90ull, 10));
+  OpenOptions eager;
+  eager.populate = true;
+  eager.verify_checksum = false;
+  EXPECT_EQ(Datastore::open(dir / "ds.bin", eager).token_at(9), 7);
 
   const Tokens ctx = {9, 2, 3};
   const SuffixRange r = ds.match(ctx, 4);
@@ -288,6 +292,42 @@ TEST(Datastore, LookupsMatchNaiveScan) {
       }
       EXPECT_EQ(ds.next_token_counts(ctx, max_len), naive.next_counts(ctx, max_len));
       EXPECT_EQ(ds.longest_match_from(ctx), naive.longest_match_from(ctx));
+    }
+  }
+}
+
+// SearchPath's access pattern: each query extends the previous context by one token (the top
+// continuation, another continuation, a token that never follows, or an invalid id).
+TEST(Datastore, GrowingContextsMatchNaiveScan) {
+  TempDir dir;
+  std::mt19937_64 rng(99);
+  for (int round = 0; round < 8; ++round) {
+    const std::uint32_t vocab = 2 + static_cast<std::uint32_t>(rng() % (round < 4 ? 3 : 40));
+    const auto docs = random_docs(rng, 25, 100, vocab);
+    const NaiveCorpus naive(docs, vocab);
+    if (naive.text().empty()) continue;
+    const fs::path path = dir / ("ds" + std::to_string(round));
+    build(docs, vocab, path);
+    const Datastore ds = Datastore::open(path);
+    for (int q = 0; q < 40; ++q) {
+      Tokens ctx = random_context(rng, naive.text(), vocab);
+      const int max_len = 1 + static_cast<int>(rng() % 6);
+      const bool cut = rng() % 2 == 0;  // as search_path does: pass only the last max_len tokens
+      for (int step = 0; step < 12; ++step) {
+        const TokenSpan query =
+            cut ? TokenSpan(ctx).last(std::min<std::size_t>(ctx.size(), max_len)) : TokenSpan(ctx);
+        const auto counts = ds.next_token_counts(query, max_len);
+        ASSERT_EQ(counts, naive.next_counts(query, max_len)) << "round " << round << " q " << q;
+        ASSERT_EQ(ds.match(query, max_len).length, naive.match_len(query, max_len));
+        const auto pick = rng() % 8;
+        if (!counts.empty() && pick < 5) {
+          ctx.push_back(counts[rng() % std::min<std::size_t>(counts.size(), 2)].token);
+        } else if (pick < 7) {
+          ctx.push_back(static_cast<Token>(rng() % vocab));
+        } else {
+          ctx.push_back(static_cast<Token>(vocab + rng() % 2));  // separator id or beyond
+        }
+      }
     }
   }
 }
