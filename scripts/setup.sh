@@ -48,16 +48,23 @@ fi
 step "llama.cpp (llama-cpp-python $LLAMA_CPP_PYTHON_VERSION) in .venv"
 VENV="$ROOT/.venv"
 [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
+# GGML_LLAMAFILE=OFF: without llamafile's sgemm, a decode of n tokens gives bitwise the
+# same logits as n single-token decodes, so speculative output equals AR output exactly
+# (README, "Losslessness and rounding"). The marker records the flags the venv was built with.
+LLAMA_CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=ON -DGGML_LLAMAFILE=OFF}"
+MARKER="$VENV/.llama-cmake-args"
 installed=$("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("llama_cpp_python"))' 2>/dev/null || true)
-if [ "$installed" != "$LLAMA_CPP_PYTHON_VERSION" ]; then
+if [ "$installed" != "$LLAMA_CPP_PYTHON_VERSION" ] || [ "$(cat "$MARKER" 2>/dev/null)" != "$LLAMA_CMAKE_ARGS" ]; then
+  # pip's wheel cache keys on the sdist, not on CMAKE_ARGS: drop a wheel built with other flags.
+  [ "$(cat "$MARKER" 2>/dev/null)" = "$LLAMA_CMAKE_ARGS" ] || "$VENV/bin/pip" cache remove llama_cpp_python > /dev/null 2>&1 || true
   echo "compiling llama.cpp (about 6 minutes on 2 cores; pip's wheel cache makes a repeat quick)"
-  # GGML_NATIVE: tune the kernels to this CPU. The wheel cache keys on the sdist, so a
-  # machine of another CPU kind should clear it (pip cache purge) before re-running.
+  # GGML_NATIVE tunes the kernels to this CPU; on another CPU kind run 'pip cache purge' first.
   reqs=$(mktemp)
   echo "llama-cpp-python==$LLAMA_CPP_PYTHON_VERSION --hash=sha256:$LLAMA_CPP_PYTHON_SHA256" > "$reqs"
-  CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=ON}" "$VENV/bin/pip" install --progress-bar off \
+  CMAKE_ARGS="$LLAMA_CMAKE_ARGS" "$VENV/bin/pip" install --progress-bar off --force-reinstall \
     --require-hashes --no-deps -r "$reqs"
   rm -f "$reqs"
+  echo "$LLAMA_CMAKE_ARGS" > "$MARKER"
 else
   echo "present"
 fi
@@ -106,6 +113,11 @@ step "build (preset $PRESET)"
 if ((BUILD)); then
   cmake --preset "$PRESET" -DCMAKE_PREFIX_PATH="$LLAMA_PREFIX" > /dev/null
   cmake --build --preset "$PRESET" -j "$(nproc)"
+  # The default long-term datastore (GPTeacher responses + GSM8K train) for SmolLM2.
+  if [ "$PRESET" = release ] && [ ! -f "models/${SMOLLM2_FILE%.gguf}.rds" ]; then
+    echo "building the default datastore"
+    build/bin/reader datastore build
+  fi
 else
   echo "skipped (--no-build)"
 fi

@@ -12,6 +12,8 @@ int main(int argc, char** argv) {
   reader::cli::add_generate_command(app);
   reader::cli::add_datastore_command(app);
   reader::cli::add_repetition_command(app);
+  reader::cli::add_bench_command(app);
+  reader::cli::add_demo_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -202,8 +202,8 @@ class Datastore final : public NextTokenSource, public ExternalMatcher {
   NextTokens next_tokens(TokenSpan context, int max_suffix_len) const;
   // next_tokens(...).counts: the NextTokenSource interface used by SearchPath.
   std::vector<TokenCount> next_token_counts(TokenSpan context, int max_suffix_len) const override;
-  void append_next_token_counts(TokenSpan context, int max_suffix_len,
-                                std::vector<TokenCount>& out) const override;
+  int append_next_token_counts(TokenSpan context, int max_suffix_len,
+                               std::vector<TokenCount>& out) const override;
   // Greedy path: repeatedly append the top next token (count desc, token asc), up to `depth`
   // tokens; stops early when nothing follows. Equal to calling next_token_counts in a loop,
   // but reuses each step's range instead of searching from scratch.

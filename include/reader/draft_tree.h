@@ -38,6 +38,7 @@ class DraftTree {
   const std::vector<int>& parents() const { return parents_; }
   int max_depth() const;
   int first_child(int node) const;  // earliest-added child (the drafter's best), or -1
+  int next_sibling(int node) const { return next_sibling_[static_cast<size_t>(node)]; }  // or -1
   // Drafted tokens from just below the root down to `node`.
   Tokens path_to(int node) const;
   std::vector<int> leaves() const;  // nodes without children, in index order

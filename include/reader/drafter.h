@@ -17,6 +17,7 @@
 #include "reader/draft_tree.h"
 #include "reader/search.h"
 #include "reader/tokens.h"
+#include "reader/tree_policy.h"
 #include "reader/trie.h"
 
 namespace reader {
@@ -56,7 +57,7 @@ struct TreeShape {
   int d_deep = 4;                        // depth of the deepening path (0: no deepening)
   int deepen_at = 2;  // depth of the speculator node that seeds deepening (paper: min(2, d_draft))
   int max_suffix_len = 8;  // context suffix the searches match (L)
-  bool adaptive = false;   // widening depth follows the matched suffix length
+  bool adaptive = true;    // prune to the tree worth verifying (Theorem 1, tree_policy.h)
   int budget() const;      // nodes at most, root included
   // Throws std::invalid_argument naming the problem (bad parent, rank, budget...).
   void validate(int max_branches) const;
@@ -81,6 +82,8 @@ class ReaderDrafter {
   // Builds the tree for the committed `context` (ending with the root token).
   DraftTree draft(TokenSpan context, int budget_cap);
   void observe(const DraftTree& tree, const NodeLogits& logits);
+  // Which nodes of the last drafted tree were accepted (teaches the acceptance model).
+  void feedback(const DraftTree& tree, const std::vector<int>& accepted_nodes);
   void commit(TokenSpan committed);
   const TreeShape& shape() const { return shape_; }
   const ShortTermTrie& trie() const { return trie_; }
@@ -93,6 +96,12 @@ class ReaderDrafter {
   ShortTermTrie trie_;
   std::vector<const NextTokenSource*> sources_;
   Tokens scratch_context_;
+  CostCurve cost_ = default_cost_curve();  // verification cost on this machine
+  AcceptanceModel acceptance_;             // learned q(node | parent accepted)
+  std::vector<NodeKind> kinds_;            // kind of each node of the last drafted tree
+
+  int add_retrieval_path(DraftTree& tree, int parent, TokenSpan context, int depth,
+                         DraftSource source);
 };
 
 }  // namespace reader

@@ -23,12 +23,14 @@ class NextTokenSource {
   // if none. Each token appears at most once.
   virtual std::vector<TokenCount> next_token_counts(TokenSpan context,
                                                     int max_suffix_len) const = 0;
-  // Same as next_token_counts but appends to `out`, so hot loops can reuse one buffer. Override
-  // it when the source can fill the buffer without building a temporary vector.
-  virtual void append_next_token_counts(TokenSpan context, int max_suffix_len,
-                                        std::vector<TokenCount>& out) const {
+  // Same as next_token_counts but appends to `out`, so hot loops can reuse one buffer, and
+  // returns the length of the context suffix matched (0: none). Override it when the source
+  // can fill the buffer without building a temporary vector.
+  virtual int append_next_token_counts(TokenSpan context, int max_suffix_len,
+                                       std::vector<TokenCount>& out) const {
     const std::vector<TokenCount> counts = next_token_counts(context, max_suffix_len);
     out.insert(out.end(), counts.begin(), counts.end());
+    return counts.empty() ? 0 : 1;
   }
 };
 
@@ -43,6 +45,17 @@ struct SearchOptions {
 // extended context. Stops when no candidate reaches min_count or after opts.depth tokens.
 Tokens search_path(TokenSpan context, const SearchOptions& opts,
                    std::span<const NextTokenSource* const> sources);
+
+// One level of a SearchPath: the token drafted and the evidence behind it.
+struct SearchStep {
+  Token token = 0;          // drafted token
+  int match_len = 0;        // context suffix length the winning sources matched
+  std::uint64_t count = 0;  // merged count of the token
+  std::uint64_t total = 0;  // merged count of all candidates at this level
+};
+// search_path with the evidence per level (what the cost-aware tree builder weighs).
+std::vector<SearchStep> search_path_steps(TokenSpan context, const SearchOptions& opts,
+                                          std::span<const NextTokenSource* const> sources);
 
 // Breadth-first tree variant: every node gets up to top_k children (same merged ranking, same
 // min_count), levels down to opts.depth, at most token_budget nodes in total. probs[i] is the

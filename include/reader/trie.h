@@ -106,8 +106,8 @@ class ShortTermTrie final : public NextTokenSource {
 
   // NextTokenSource: same as next_tokens.
   std::vector<TokenCount> next_token_counts(TokenSpan context, int max_suffix_len) const override;
-  void append_next_token_counts(TokenSpan context, int max_suffix_len,
-                                std::vector<TokenCount>& out) const override;
+  int append_next_token_counts(TokenSpan context, int max_suffix_len,
+                               std::vector<TokenCount>& out) const override;
 
   // Most frequent single path of up to `depth` tokens: from the matched node follow the top
   // child; on reaching a node without children (depth limit or end of history) re-anchor by

@@ -57,6 +57,7 @@ GenerationResult generate_speculative(Model& model, TokenSpan prompt,
                           first_position + static_cast<uint64_t>(tree.depth(node)));
     });
     drafter.observe(tree, [&](int node) { return verifier.logits(node); });
+    drafter.feedback(tree, acc.nodes);
     verifier.commit(tree, acc, root_pos);
 
     int committed = 0;

@@ -32,29 +32,27 @@ Method parse_method(std::string_view name) {
 
 TreeShape default_tree_shape(Method method) {
   TreeShape s;
-  // Speculator template: root's two best successors, and the best one's best successor.
-  const std::vector<TemplateNode> small_tree = {{-1, 0}, {-1, 1}, {0, 0}, {2, 0}};
+  // Candidate trees are generous; the cost-aware pruning (tree_policy.h) keeps per step only
+  // what the measured cost curve says is worth verifying, often nothing but the root.
+  const std::vector<TemplateNode> recycling_tree = {{-1, 0}, {-1, 1}, {0, 0},
+                                                    {0, 1},  {2, 0},  {4, 0}};
+  s.speculator.clear();
+  s.d_search = 0;
+  s.d_deep = 0;
   switch (method) {
     case Method::kAutoregressive:
-      s.speculator.clear();
-      s.d_search = 0;
-      s.d_deep = 0;
       break;
     case Method::kReader:
-      s.speculator = small_tree;
-      s.d_search = 8;
-      s.d_deep = 3;
+      s.speculator = recycling_tree;
+      s.d_search = 16;
+      s.d_deep = 8;
       break;
     case Method::kRetrieval:
-      s.speculator.clear();
-      s.d_search = 8;
-      s.d_deep = 0;
+      s.d_search = 16;
       break;
     case Method::kRecycling:
     case Method::kDraft:
-      s.speculator = small_tree;
-      s.d_search = 0;
-      s.d_deep = 0;
+      s.speculator = recycling_tree;
       break;
   }
   return s;

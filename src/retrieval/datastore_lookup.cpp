@@ -79,10 +79,11 @@ std::vector<TokenCount> Datastore::next_token_counts(TokenSpan context, int max_
   return next_tokens(context, max_suffix_len).counts;
 }
 
-void Datastore::append_next_token_counts(TokenSpan context, int max_suffix_len,
-                                         std::vector<TokenCount>& out) const {
+int Datastore::append_next_token_counts(TokenSpan context, int max_suffix_len,
+                                        std::vector<TokenCount>& out) const {
   const NextTokens next = next_tokens(context, max_suffix_len);
   out.insert(out.end(), next.counts.begin(), next.counts.end());
+  return next.counts.empty() ? 0 : next.match_len;
 }
 
 Tokens Datastore::extend_path(TokenSpan context, int max_suffix_len, int depth) const {

@@ -19,13 +19,26 @@ class Merger {
   }
 
   // Fills candidates() with the per-token sums of all sources' counts for context.
+  // Only the sources with the longest matched suffix contribute: a long match in the trie
+  // (this very text) is better evidence than a datastore's counts for a one-token suffix.
   void collect(TokenSpan context, int max_suffix_len) {
     candidates_.clear();
+    match_len_ = 0;
     int contributing = 0;
     for (const NextTokenSource* source : sources_) {
       const std::size_t before = candidates_.size();
-      source->append_next_token_counts(context, max_suffix_len, candidates_);
-      contributing += candidates_.size() > before ? 1 : 0;
+      const int len = source->append_next_token_counts(context, max_suffix_len, candidates_);
+      if (candidates_.size() == before) continue;
+      if (len > match_len_) {  // a longer match replaces what shorter ones contributed
+        candidates_.erase(candidates_.begin(),
+                          candidates_.begin() + static_cast<std::ptrdiff_t>(before));
+        match_len_ = len;
+        contributing = 1;
+      } else if (len < match_len_) {
+        candidates_.resize(before);
+      } else {
+        ++contributing;
+      }
     }
     if (contributing <= 1) return;  // one source lists each token once already
     std::sort(candidates_.begin(), candidates_.end(),
@@ -51,10 +64,17 @@ class Merger {
   }
 
   std::vector<TokenCount>& candidates() { return candidates_; }
+  int match_len() const { return match_len_; }
+  std::uint64_t total() const {
+    std::uint64_t t = 0;
+    for (const TokenCount& c : candidates_) t += c.count;
+    return t;
+  }
 
  private:
   std::span<const NextTokenSource* const> sources_;  // queried in order
   std::vector<TokenCount> candidates_;               // merged counts of the current level
+  int match_len_ = 0;                                // suffix length the candidates come from
 };
 
 std::uint64_t min_count_of(const SearchOptions& opts) {
@@ -66,6 +86,13 @@ std::uint64_t min_count_of(const SearchOptions& opts) {
 Tokens search_path(TokenSpan context, const SearchOptions& opts,
                    std::span<const NextTokenSource* const> sources) {
   Tokens path;
+  for (const SearchStep& s : search_path_steps(context, opts, sources)) path.push_back(s.token);
+  return path;
+}
+
+std::vector<SearchStep> search_path_steps(TokenSpan context, const SearchOptions& opts,
+                                          std::span<const NextTokenSource* const> sources) {
+  std::vector<SearchStep> path;
   if (opts.depth <= 0 || opts.max_suffix_len <= 0 || sources.empty()) return path;
   const auto window = static_cast<std::size_t>(opts.max_suffix_len);
   const auto depth = static_cast<std::size_t>(opts.depth);
@@ -81,7 +108,7 @@ Tokens search_path(TokenSpan context, const SearchOptions& opts,
     merger.collect(TokenSpan(work).last(std::min(window, work.size())), opts.max_suffix_len);
     const TokenCount* best = merger.top(min_count);
     if (best == nullptr) break;
-    path.push_back(best->token);
+    path.push_back({best->token, merger.match_len(), best->count, merger.total()});
     work.push_back(best->token);
   }
   return path;

@@ -58,11 +58,12 @@ std::vector<TokenCount> ShortTermTrie::next_token_counts(TokenSpan context,
   return next_tokens(context, max_suffix_len);
 }
 
-void ShortTermTrie::append_next_token_counts(TokenSpan context, int max_suffix_len,
-                                             std::vector<TokenCount>& out) const {
+int ShortTermTrie::append_next_token_counts(TokenSpan context, int max_suffix_len,
+                                            std::vector<TokenCount>& out) const {
   const TrieMatch m = match(context, max_suffix_len);
-  if (!m) return;
+  if (!m) return 0;
   for (const TrieEdge& e : children(m.node)) out.push_back(TokenCount{e.token, e.count});
+  return m.length;
 }
 
 Tokens ShortTermTrie::best_path(TokenSpan context, int max_suffix_len, int depth) const {

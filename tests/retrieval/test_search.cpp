@@ -22,6 +22,12 @@ class FakeSource final : public NextTokenSource {
  public:
   explicit FakeSource(Tokens text) : text_(std::move(text)) {}
   std::vector<TokenCount> next_token_counts(TokenSpan context, int max_suffix_len) const override {
+    std::vector<TokenCount> out;
+    append_next_token_counts(context, max_suffix_len, out);
+    return out;
+  }
+  int append_next_token_counts(TokenSpan context, int max_suffix_len,
+                               std::vector<TokenCount>& result) const override {
     const int longest = std::min(max_suffix_len, static_cast<int>(context.size()));
     for (int len = longest; len > 0; --len) {
       const TokenSpan s = context.last(static_cast<std::size_t>(len));
@@ -37,10 +43,11 @@ class FakeSource final : public NextTokenSource {
         for (auto it = after.rbegin(); it != after.rend(); ++it) {
           out.push_back({it->first, it->second});
         }
-        return out;
+        result.insert(result.end(), out.begin(), out.end());
+        return len;
       }
     }
-    return {};
+    return 0;
   }
 
  private:
@@ -56,11 +63,20 @@ class ThrowingSource final : public NextTokenSource {
 
 std::vector<TokenCount> naive_ranked(TokenSpan context, const SearchOptions& opts,
                                      std::span<const NextTokenSource* const> sources) {
-  std::map<Token, std::uint64_t> merged;
+  // Only the sources with the longest matched suffix are merged.
+  std::vector<std::pair<int, std::vector<TokenCount>>> per_source;
+  int longest = 0;
   for (const NextTokenSource* s : sources) {
-    for (const TokenCount& c : s->next_token_counts(context, opts.max_suffix_len)) {
-      merged[c.token] += c.count;
-    }
+    std::vector<TokenCount> counts;
+    const int len = s->append_next_token_counts(context, opts.max_suffix_len, counts);
+    if (counts.empty()) continue;
+    longest = std::max(longest, len);
+    per_source.emplace_back(len, std::move(counts));
+  }
+  std::map<Token, std::uint64_t> merged;
+  for (const auto& [len, counts] : per_source) {
+    if (len != longest) continue;
+    for (const TokenCount& c : counts) merged[c.token] += c.count;
   }
   std::vector<TokenCount> out;
   for (const auto& [t, c] : merged) out.push_back({t, c});
@@ -178,6 +194,21 @@ TEST(SearchTest, HandExampleMergesCounts) {
   // min_count 5 rejects every merged candidate (max is 4).
   EXPECT_TRUE(
       search_path(Tokens{1}, {.max_suffix_len = 1, .depth = 3, .min_count = 5}, sources).empty());
+}
+
+TEST(SearchTest, LongestMatchWinsOverHigherCounts) {
+  // Source a matches "5 1" (2 tokens) and says 7; source b only matches "1" and says 9 many
+  // times. The longer, more specific match decides.
+  const FakeSource a(Tokens{5, 1, 7});
+  const FakeSource b(Tokens{1, 9, 1, 9, 1, 9, 1, 9});
+  const std::vector<const NextTokenSource*> sources{&a, &b};
+  EXPECT_EQ(search_path(Tokens{5, 1}, {.max_suffix_len = 2, .depth = 1}, sources), (Tokens{7}));
+  const std::vector<SearchStep> steps =
+      search_path_steps(Tokens{5, 1}, {.max_suffix_len = 2, .depth = 1}, sources);
+  ASSERT_EQ(steps.size(), 1u);
+  EXPECT_EQ(steps[0].match_len, 2);
+  EXPECT_EQ(steps[0].count, 1u);
+  EXPECT_EQ(steps[0].total, 1u);
 }
 
 TEST(SearchTest, TreeMatchesNaive) {

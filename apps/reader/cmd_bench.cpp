@@ -1,0 +1,236 @@
+// reader bench: every method side by side on the same prompts, interleaved in one
+// process (methods rotate order per prompt, so drift on a noisy machine hits all alike);
+// and reader bench --cost-curve: what verifying n tokens in one decode costs here.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "bench_report.h"
+#include "cli_common.h"
+#include "progress.h"
+#include "prompt_sets.h"
+#include "reader/methods.h"
+
+namespace reader::cli {
+namespace {
+
+using nlohmann::json;
+
+struct BenchFlags {
+  ModelFlags model;
+  MethodInputs inputs;
+  std::vector<std::string> sets = prompt_set_names();
+  std::vector<std::string> methods = {"ar", "reader", "retrieval", "recycling"};
+  int prompts = 20;
+  int max_tokens = 128;
+  float temp = 0.0f;
+  uint64_t seed = 1;
+  std::string out = "bench-results";
+  bool cost_curve = false;
+  int repeats = 5;
+};
+
+void write_file(const std::filesystem::path& p, const std::string& text) {
+  std::ofstream f(p);
+  if (!f || !(f << text)) throw UsageError("cannot write " + p.string());
+}
+
+// Median time of decoding n tokens on top of a 512-token cached prefix, all logits on.
+void run_cost_curve(const BenchFlags& f) {
+  auto model = Model::load(f.model.options(1));
+  const std::vector<int> sizes = {1, 2, 4, 8, 16, 32, 64};
+  const int prefix = 512;
+  Tokens prompt;
+  for (int i = 0; i < prefix + 64; ++i) prompt.push_back(100 + (i * 7919) % 20000);
+  const int seq0[] = {0};
+  std::vector<BatchToken> batch;
+  for (int i = 0; i < prefix; ++i)
+    batch.push_back({prompt[static_cast<size_t>(i)], i, seq0, false});
+  model->kv_clear();
+  model->decode(batch);
+  json rows = json::array();
+  double base = 0;
+  std::printf("| n tokens | median ms | time / time(1) |\n|---|---|---|\n");
+  for (int n : sizes) {
+    std::vector<double> ms;
+    for (int r = 0; r < f.repeats + 1; ++r) {
+      batch.clear();
+      for (int i = 0; i < n; ++i)
+        batch.push_back({prompt[static_cast<size_t>(prefix + i)], prefix + i, seq0, true});
+      const auto t0 = std::chrono::steady_clock::now();
+      model->decode(batch);
+      const auto t1 = std::chrono::steady_clock::now();
+      model->kv_seq_rm(0, prefix, -1);
+      if (r > 0)
+        ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());  // r = 0 warms up
+    }
+    const double m = median(ms);
+    if (n == 1) base = m;
+    std::printf("| %d | %.2f | %.2f |\n", n, m, m / base);
+    rows.push_back({{"n", n}, {"median_ms", m}, {"ratio", m / base}, {"samples_ms", ms}});
+  }
+  std::filesystem::create_directories(f.out);
+  write_file(std::filesystem::path(f.out) / "cost_curve.json",
+             json{{"model", model->description()}, {"prefix", prefix}, {"rows", rows}}.dump(2));
+  BarChart chart{"Verification cost: decode of n tokens / decode of 1 token",
+                 "time ratio",
+                 {},
+                 {"cost"},
+                 {},
+                 1.0};
+  for (const auto& r : rows) {
+    chart.categories.push_back(std::to_string(r["n"].get<int>()));
+    chart.value["cost"][chart.categories.back()] = r["ratio"].get<double>();
+  }
+  write_file(std::filesystem::path(f.out) / "cost_curve.svg", render_svg(chart));
+}
+
+void run_bench(const BenchFlags& f) {
+  if (f.cost_curve) return run_cost_curve(f);
+  std::vector<Method> methods;
+  for (const auto& name : f.methods) methods.push_back(parse_method(name));
+  if (std::find(methods.begin(), methods.end(), Method::kAutoregressive) == methods.end())
+    methods.insert(methods.begin(), Method::kAutoregressive);  // speedups are relative to AR
+  auto model = Model::load(f.model.options(64));
+  const LoadedInputs inputs = load_method_inputs(f.inputs, *model, Method::kReader);
+  std::vector<std::unique_ptr<Generator>> gens;
+  for (Method m : methods) gens.push_back(std::make_unique<Generator>(*model, inputs.config(m)));
+
+  GenerationOptions opts;
+  opts.max_tokens = f.max_tokens;
+  opts.sampling = {f.temp, 0, 1.0f, f.seed};
+  json runs = json::array();
+  size_t total = 0, done = 0;
+  std::vector<std::pair<std::string, std::vector<PromptItem>>> sets;
+  for (const auto& s : f.sets) {
+    sets.emplace_back(s, load_prompt_set(s, default_data_dir(), f.prompts));
+    total += sets.back().second.size();
+  }
+  {  // warm-up: first decodes of each batch shape are slower
+    const Tokens p = model->tokenize(model->apply_chat_template("Hello"), true, true);
+    GenerationOptions w = opts;
+    w.max_tokens = 16;
+    for (auto& g : gens) g->run(p, w);
+  }
+  ProgressBar bar("bench");
+  for (const auto& [set, items] : sets) {
+    for (size_t p = 0; p < items.size(); ++p) {
+      const Tokens prompt = model->tokenize(model->apply_chat_template(items[p].user), true, true);
+      std::string reference;
+      std::vector<json> rows(gens.size());
+      for (size_t k = 0; k < gens.size(); ++k) {
+        const size_t g = (k + p) % gens.size();  // rotate the order per prompt
+        const GenerationResult r = gens[g]->run(prompt, opts);
+        rows[g] = generation_to_json(r);
+        rows[g]["text"] = r.text;
+      }
+      reference = rows[0]["text"];
+      for (size_t g = 0; g < gens.size(); ++g) {
+        rows[g]["set"] = set;
+        rows[g]["id"] = items[p].id;
+        rows[g]["method"] = to_string(methods[g]);
+        rows[g]["identical_to_ar"] = rows[g]["text"] == reference;
+        runs.push_back(rows[g]);
+      }
+      bar.update(static_cast<double>(++done) / static_cast<double>(total), set + " " + items[p].id);
+    }
+  }
+  bar.finish();
+
+  // Summary: per set and method, median tokens/s, speedup = ratio of medians over AR.
+  json summary = json::array();
+  BarChart chart{fmt::format("Speedup over autoregressive ({}, {} tokens, temp {})",
+                             model->description(), f.max_tokens, f.temp),
+                 "speedup (ratio of median tokens/s)",
+                 {},
+                 {},
+                 {},
+                 1.0};
+  std::string md =
+      "| set | method | tokens/s (median) | speedup | mean accepted | identical to AR "
+      "|\n|---|---|---|---|---|---|\n";
+  for (const auto& [set, items] : sets) {
+    chart.categories.push_back(set);
+    double ar_tps = 0;
+    for (Method m : methods) {
+      std::vector<double> tps, acc;
+      int identical = 0, n = 0;
+      for (const auto& r : runs)
+        if (r["set"] == set && r["method"] == to_string(m)) {
+          tps.push_back(r["tokens_per_s"]);
+          acc.push_back(r["mean_accepted"]);
+          identical += r["identical_to_ar"].get<bool>();
+          ++n;
+        }
+      const double med = median(tps);
+      if (m == Method::kAutoregressive) ar_tps = med;
+      const double speedup = ar_tps > 0 ? med / ar_tps : 0;
+      double mean_acc = 0;
+      for (double a : acc) mean_acc += a / static_cast<double>(acc.size());
+      summary.push_back({{"set", set},
+                         {"method", to_string(m)},
+                         {"median_tokens_per_s", med},
+                         {"speedup", speedup},
+                         {"mean_accepted", mean_acc},
+                         {"identical", identical},
+                         {"prompts", n}});
+      md += fmt::format("| {} | {} | {:.1f} | {:.2f}x | {:.2f} | {}/{} |\n", set, to_string(m), med,
+                        speedup, mean_acc, identical, n);
+      if (m != Method::kAutoregressive) {
+        if (std::find(chart.series.begin(), chart.series.end(), std::string(to_string(m))) ==
+            chart.series.end())
+          chart.series.emplace_back(to_string(m));
+        chart.value[std::string(to_string(m))][set] = speedup;
+      }
+    }
+  }
+  std::filesystem::create_directories(f.out);
+  const json config = {{"model", model->description()},
+                       {"model_path", f.model.model_path},
+                       {"prompts_per_set", f.prompts},
+                       {"max_tokens", f.max_tokens},
+                       {"temp", f.temp},
+                       {"seed", f.seed},
+                       {"datastore", inputs.datastore ? inputs.datastore->path().string() : ""}};
+  write_file(std::filesystem::path(f.out) / "bench.json",
+             json{{"config", config}, {"summary", summary}, {"runs", runs}}.dump(1));
+  write_file(std::filesystem::path(f.out) / "bench.md", md);
+  write_file(std::filesystem::path(f.out) / "speedup.svg", render_svg(chart));
+  std::printf("%s\nwrote %s/{bench.json, bench.md, speedup.svg}\n", md.c_str(), f.out.c_str());
+}
+
+}  // namespace
+
+void add_bench_command(CLI::App& app) {
+  auto f = std::make_shared<BenchFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "bench", "compare decoding methods side by side on the shared prompt sets");
+  f->model.add_to(*cmd);
+  f->inputs.add_to(*cmd);
+  cmd->add_option("--sets", f->sets, "prompt sets: rag humaneval gsm8k mt_bench")
+      ->delimiter(',')
+      ->capture_default_str();
+  cmd->add_option("--methods", f->methods, "methods to compare (ar is always included)")
+      ->delimiter(',')
+      ->capture_default_str();
+  cmd->add_option("--prompts", f->prompts, "prompts per set")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 10000));
+  cmd->add_option("-n,--max-tokens", f->max_tokens, "tokens per prompt")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--temp", f->temp, "temperature (0: greedy)")->check(CLI::Range(0.0f, 100.0f));
+  cmd->add_option("--seed", f->seed, "sampling seed");
+  cmd->add_option("-o,--out", f->out, "output directory")->capture_default_str();
+  cmd->add_flag("--cost-curve", f->cost_curve, "measure decode cost of n = 1..64 tokens instead");
+  cmd->add_option("--repeats", f->repeats, "repetitions per size for --cost-curve")
+      ->check(CLI::Range(1, 1000));
+  cmd->callback([f] { run_bench(*f); });
+}
+
+}  // namespace reader::cli
