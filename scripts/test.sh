@@ -17,6 +17,6 @@ ctest --preset release -L 'unit|model' -j "$(nproc)" --timeout 900
 if [ "${READER_SKIP_ASAN:-0}" != 1 ]; then
   echo; echo "[test] unit tests under ASan + UBSan (Debug)"
   cmake --preset debug -DCMAKE_PREFIX_PATH="$LLAMA_PREFIX" > /dev/null
-  cmake --build --preset debug -j "$(nproc)" --target reader_unit_tests
+  cmake --build --preset debug -j "$(nproc)" --target reader_unit_tests reader_draft_tests
   ctest --preset debug -L unit -j "$(nproc)" --timeout 900
 fi

@@ -1,6 +1,7 @@
 #include "reader/tree_policy.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <stdexcept>
 
@@ -50,9 +51,11 @@ double AcceptanceModel::prior(const NodeKind& k) {
 
 double AcceptanceModel::estimate(const NodeKind& kind) const {
   constexpr double kPriorWeight = 4.0;
-  const int i = index(kind);
-  return (accepted_[static_cast<size_t>(i)] + kPriorWeight * prior(kind)) /
-         (tried_[static_cast<size_t>(i)] + kPriorWeight);
+  const auto i = static_cast<size_t>(index(kind));
+  const double mean = (accepted_[i] + kPriorWeight * prior(kind)) / (tried_[i] + kPriorWeight);
+  // Optimism for kinds rarely tried: a node pruned for a pessimistic estimate would never be
+  // verified, so its estimate would never improve (an upper confidence bound).
+  return std::min(1.0, mean + 0.2 / std::sqrt(1.0 + tried_[i]));
 }
 
 void AcceptanceModel::record(const NodeKind& kind, bool accepted) {

@@ -13,10 +13,10 @@
 
 namespace reader::test {
 
-// Largest |a - b| between two logit rows llama.cpp's kernels may produce for the same
-// prefix in a 1-token and an n-token decode (measured, README): a sampled token may flip
-// only when the rows differ by less than this.
-inline constexpr float kKernelLogitNoise = 0.5f;
+// Largest |a - b| between the logit rows the AR decode and a tree verification produce for
+// the same prefix (measured up to 0.86, README): under sampling a mismatch is tolerated only
+// when the two rows differ by less than this, i.e. by rounding, not by a different prefix.
+inline constexpr float kKernelLogitNoise = 1.0f;
 
 struct LosslessOutcome {
   bool exact = false;      // identical tokens

@@ -1,0 +1,160 @@
+// Draft trees, the tree policy (Theorem 1), the batch layout and the acceptance rule,
+// checked against brute-force references on random trees.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <random>
+#include <set>
+
+#include "reader/sampling.h"
+#include "reader/tree_policy.h"
+#include "reader/verify.h"
+
+namespace reader {
+namespace {
+
+DraftTree random_tree(std::mt19937& rng, int max_nodes, int alphabet) {
+  DraftTree t(static_cast<Token>(rng() % alphabet), max_nodes);
+  const int tries = static_cast<int>(rng() % (2 * max_nodes));
+  for (int k = 0; k < tries; ++k) {
+    const int parent = static_cast<int>(rng() % t.size());
+    t.add(parent, static_cast<Token>(rng() % alphabet), DraftSource::kSpeculator);
+  }
+  return t;
+}
+
+bool is_ancestor_or_self(const DraftTree& t, int a, int b) {
+  for (int n = b; n >= 0; n = t.parent(n))
+    if (n == a) return true;
+  return false;
+}
+
+TEST(DraftTreeTest, RandomTreesKeepInvariants) {
+  std::mt19937 rng(1);
+  for (int round = 0; round < 500; ++round) {
+    const int budget = 1 + static_cast<int>(rng() % 20);
+    DraftTree t = random_tree(rng, budget, 1 + static_cast<int>(rng() % 5));
+    ASSERT_NO_THROW(t.check_integrity());
+    EXPECT_LE(t.size(), budget);
+    for (int i = 1; i < t.size(); ++i) {  // adding an existing child returns it, adds nothing
+      const int before = t.size();
+      EXPECT_EQ(t.add(t.parent(i), t.token(i), DraftSource::kWidening), i);
+      EXPECT_EQ(t.size(), before);
+      EXPECT_EQ(static_cast<int>(t.path_to(i).size()), t.depth(i));
+    }
+  }
+}
+
+TEST(TreeLayoutTest, EachNodeSeesExactlyItsAncestors) {
+  std::mt19937 rng(2);
+  for (int round = 0; round < 300; ++round) {
+    const DraftTree t = random_tree(rng, 1 + static_cast<int>(rng() % 24), 4);
+    const TreeLayout layout = layout_tree(t, 0, 1);
+    EXPECT_EQ(layout.branches, t.size() == 1 ? 0 : static_cast<int>(t.leaves().size()));
+    EXPECT_EQ(layout.seq_ids[0][0], 0);
+    for (int j = 0; j < t.size(); ++j) {
+      const int query_id = layout.seq_ids[static_cast<size_t>(j)][0];
+      for (int i = 0; i < t.size(); ++i) {
+        const auto& ids = layout.seq_ids[static_cast<size_t>(i)];
+        const bool visible =
+            std::find(ids.begin(), ids.end(), query_id) != ids.end() && t.depth(i) <= t.depth(j);
+        EXPECT_EQ(visible, is_ancestor_or_self(t, i, j)) << "node " << i << " vs query " << j;
+      }
+    }
+  }
+}
+
+TEST(AcceptanceTest, LongestPathMatchesNaiveWalk) {
+  std::mt19937 rng(3);
+  for (int round = 0; round < 500; ++round) {
+    const DraftTree t = random_tree(rng, 2 + static_cast<int>(rng() % 16), 3);
+    std::vector<Token> policy(
+        static_cast<size_t>(t.size()));  // token the policy emits after each node
+    for (auto& p : policy) p = static_cast<Token>(rng() % 3);
+    const Acceptance a =
+        accept_longest_path(t, [&](int node) { return policy[static_cast<size_t>(node)]; });
+    // Naive: from the root, look for a child holding the policy's token.
+    std::vector<int> nodes = {0};
+    for (;;) {
+      int next = -1;
+      for (int c = 1; c < t.size(); ++c)
+        if (t.parent(c) == nodes.back() && t.token(c) == policy[static_cast<size_t>(nodes.back())])
+          next = c;
+      if (next < 0) break;
+      nodes.push_back(next);
+    }
+    EXPECT_EQ(a.nodes, nodes);
+    ASSERT_EQ(a.emitted.size(), nodes.size());
+    for (size_t k = 0; k < nodes.size(); ++k)
+      EXPECT_EQ(a.emitted[k], policy[static_cast<size_t>(nodes[k])]);
+  }
+}
+
+TEST(TreePolicyTest, BestSubtreeMatchesBruteForce) {
+  std::mt19937 rng(4);
+  const CostCurve cost = default_cost_curve();
+  for (int round = 0; round < 300; ++round) {
+    const DraftTree t = random_tree(rng, 2 + static_cast<int>(rng() % 9), 4);
+    std::vector<double> q(static_cast<size_t>(t.size()), 1.0);
+    for (int i = 1; i < t.size(); ++i)
+      q[static_cast<size_t>(i)] = std::uniform_real_distribution<double>(0, 1)(rng);
+    std::vector<double> alpha(q.size(), 1.0);
+    for (int i = 1; i < t.size(); ++i)
+      alpha[static_cast<size_t>(i)] =
+          alpha[static_cast<size_t>(t.parent(i))] * q[static_cast<size_t>(i)];
+    const auto value = [&](const std::vector<int>& keep) {
+      double e = 0;
+      for (int i : keep) e += alpha[static_cast<size_t>(i)];
+      return e / cost(static_cast<int>(keep.size()));
+    };
+    // Brute force over every subset of non-root nodes that is closed under parents.
+    double best = 0;
+    const int n = t.size() - 1;
+    for (int mask = 0; mask < (1 << n); ++mask) {
+      std::vector<int> keep = {0};
+      bool closed = true;
+      for (int i = 1; i <= n; ++i)
+        if (mask >> (i - 1) & 1) {
+          const int p = t.parent(i);
+          if (p > 0 && !(mask >> (p - 1) & 1)) closed = false;
+          keep.push_back(i);
+        }
+      if (closed) best = std::max(best, value(keep));
+    }
+    const std::vector<int> got = best_subtree(t, q, cost);
+    EXPECT_NEAR(value(got), best, 1e-9);
+    const DraftTree r = restrict_tree(t, got);
+    EXPECT_NO_THROW(r.check_integrity());
+    EXPECT_EQ(r.size(), static_cast<int>(got.size()));
+  }
+}
+
+TEST(SamplingTest, PolicyIsDeterministicAndCoupled) {
+  std::mt19937 rng(5);
+  std::vector<float> logits(1000);
+  for (auto& l : logits) l = std::normal_distribution<float>(0, 2)(rng);
+  logits[17] = logits[18] = 100;  // a tie: greedy takes the lower id
+  EXPECT_EQ(argmax(logits.data(), 1000), 17);
+  Sampler greedy({});
+  EXPECT_EQ(greedy.pick(logits.data(), 1000, 3), 17);
+  logits[17] = logits[18] = 0;
+  for (uint64_t seed : {1u, 2u, 3u}) {
+    Sampler a({0.8f, 40, 0.95f, seed}), b({0.8f, 40, 0.95f, seed});
+    for (uint64_t pos = 0; pos < 50; ++pos) {
+      EXPECT_EQ(a.pick(logits.data(), 1000, pos), b.pick(logits.data(), 1000, pos));
+      EXPECT_EQ(position_uniform(seed, pos), position_uniform(seed, pos));
+    }
+  }
+  Sampler top1({1.0f, 1, 1.0f, 9});
+  EXPECT_EQ(top1.pick(logits.data(), 1000, 0), argmax(logits.data(), 1000));
+  // The empirical distribution of plain temperature sampling follows the softmax.
+  std::vector<float> two = {0.0f, std::log(3.0f)};  // p = 1/4, 3/4
+  Sampler t1({1.0f, 0, 1.0f, 11});
+  int ones = 0;
+  for (uint64_t pos = 0; pos < 20000; ++pos) ones += t1.pick(two.data(), 2, pos) == 1;
+  EXPECT_NEAR(ones / 20000.0, 0.75, 0.015);
+}
+
+}  // namespace
+}  // namespace reader
