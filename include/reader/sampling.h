@@ -42,4 +42,9 @@ class Sampler {
 // Argmax with the lowest token id winning ties (the greedy policy).
 Token argmax(const float* logits, int n_vocab);
 
+// The k most likely tokens of a row, best first, in one pass (k is small: drafters use it).
+// `best` is scratch owned by the caller so the hot loop does not allocate.
+void top_k_tokens(const float* logits, int n_vocab, int k,
+                  std::vector<std::pair<float, Token>>& best);
+
 }  // namespace reader

@@ -7,6 +7,7 @@
 
 #include "reader/drafter.h"
 #include "reader/model.h"
+#include "reader/sampling.h"
 #include "reader/verify.h"
 
 namespace reader {
@@ -89,16 +90,7 @@ class DraftModelSpeculator final : public Speculator {
  private:
   // The rank-th most likely token of a row (rank is small).
   Token ranked(const float* logits, int rank) {
-    best_.assign(static_cast<size_t>(k_), {-INFINITY, -1});
-    for (int v = 0; v < model_.n_vocab(); ++v) {
-      if (logits[v] <= best_.back().first) continue;
-      size_t j = best_.size() - 1;
-      while (j > 0 && logits[v] > best_[j - 1].first) {
-        best_[j] = best_[j - 1];
-        --j;
-      }
-      best_[j] = {logits[v], v};
-    }
+    top_k_tokens(logits, model_.n_vocab(), k_, best_);
     return best_[static_cast<size_t>(rank)].second;
   }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "reader/drafter.h"
+#include "reader/sampling.h"
 
 namespace reader {
 namespace {
@@ -39,18 +40,8 @@ class RecyclingSpeculator final : public Speculator {
  private:
   Token* row(Token t) { return &table_[static_cast<size_t>(t) * static_cast<size_t>(k_)]; }
 
-  // Top-k of a logits row by a single pass with a tiny sorted buffer (k is small).
   void update(Token t, const float* logits) {
-    best_.assign(static_cast<size_t>(k_), {-INFINITY, -1});
-    for (int v = 0; v < n_vocab_; ++v) {
-      if (logits[v] <= best_.back().first) continue;
-      size_t j = best_.size() - 1;
-      while (j > 0 && logits[v] > best_[j - 1].first) {
-        best_[j] = best_[j - 1];
-        --j;
-      }
-      best_[j] = {logits[v], v};
-    }
+    top_k_tokens(logits, n_vocab_, k_, best_);
     Token* r = row(t);
     for (int j = 0; j < k_; ++j) r[j] = best_[static_cast<size_t>(j)].second;
   }

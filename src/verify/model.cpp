@@ -184,6 +184,12 @@ bool Model::is_eog(Token token) const { return llama_vocab_is_eog(vocab_, token)
 
 std::string Model::apply_chat_template(std::string_view user_message) const {
   const char* tmpl = llama_model_chat_template(model_, nullptr);
+  if (!tmpl) {
+    // Some GGUFs (e.g. the Gemma 3 270M one) carry no template; llama.cpp has the family's.
+    char arch[64] = {};
+    llama_model_meta_val_str(model_, "general.architecture", arch, sizeof arch);
+    if (std::string_view(arch).starts_with("gemma")) tmpl = "gemma";
+  }
   if (!tmpl) throw ModelError("this model has no chat template; drop --chat");
   const std::string content(user_message);
   llama_chat_message msg{"user", content.c_str()};

@@ -20,6 +20,20 @@ Token argmax(const float* logits, int n_vocab) {
   return best;
 }
 
+void top_k_tokens(const float* logits, int n_vocab, int k,
+                  std::vector<std::pair<float, Token>>& best) {
+  best.assign(static_cast<size_t>(k), {-INFINITY, -1});
+  for (int v = 0; v < n_vocab; ++v) {
+    if (logits[v] <= best.back().first) continue;
+    size_t j = best.size() - 1;
+    while (j > 0 && logits[v] > best[j - 1].first) {
+      best[j] = best[j - 1];
+      --j;
+    }
+    best[j] = {logits[v], v};
+  }
+}
+
 Token Sampler::pick(const float* logits, int n_vocab, std::uint64_t position) {
   if (params_.greedy()) return argmax(logits, n_vocab);
 

@@ -14,9 +14,10 @@
 namespace reader::test {
 
 // Largest |a - b| between the logit rows the AR decode and a tree verification produce for
-// the same prefix (measured up to 0.86, README): under sampling a mismatch is tolerated only
-// when the two rows differ by less than this, i.e. by rounding, not by a different prefix.
-inline constexpr float kKernelLogitNoise = 1.0f;
+// the same prefix (measured up to 0.86 on SmolLM2 and 1.42 on Gemma 3, README): under sampling a
+// mismatch is tolerated only when the two rows differ by less than this, i.e. by rounding, not by a
+// different prefix.
+inline constexpr float kKernelLogitNoise = 1.5f;
 
 struct LosslessOutcome {
   bool exact = false;      // identical tokens
@@ -69,6 +70,40 @@ inline LosslessOutcome compare_with_autoregressive(Model& m, Generator& ar, Gene
              std::to_string(o.top2_gap) + ", max |dlogit| " + std::to_string(o.max_abs_diff) +
              (consistent ? "" : ", POLICY INCONSISTENT");
   return o;
+}
+
+}  // namespace reader::test
+
+#include "prompt_sets.h"
+
+namespace reader::test {
+
+// Runs compare_with_autoregressive over `per_set` prompts of every shared prompt set, for
+// greedy (seed -1) and each sampling seed; expects every mismatch tolerated and prints
+// the exact-match rate under `label`.
+inline void check_lossless_over_sets(Model& m, Generator& ar, Generator& spec,
+                                     const std::string& label, int per_set, int max_tokens,
+                                     const std::vector<int>& seeds) {
+  int exact = 0, total = 0;
+  for (const std::string& set : prompt_set_names()) {
+    for (const PromptItem& item : load_prompt_set(set, default_data_dir(), per_set)) {
+      const Tokens prompt = m.tokenize(m.apply_chat_template(item.user), true, true);
+      for (int seed : seeds) {
+        GenerationOptions opts;
+        opts.max_tokens = max_tokens;
+        if (seed >= 0) opts.sampling = {0.8f, 40, 0.95f, static_cast<uint64_t>(seed)};
+        const LosslessOutcome o = compare_with_autoregressive(m, ar, spec, prompt, opts);
+        ++total;
+        exact += o.exact;
+        EXPECT_TRUE(o.tolerated) << item.id << " seed " << seed << ": " << o.detail;
+        if (!o.exact)
+          std::printf("  [%s] %s seed %d: %s\n", o.tolerated ? "tolerated" : "FAIL",
+                      item.id.c_str(), seed, o.detail.c_str());
+      }
+    }
+  }
+  std::printf("%s: %d of %d runs identical (%.1f%%)\n", label.c_str(), exact, total,
+              100.0 * exact / total);
 }
 
 }  // namespace reader::test

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include "lossless_check.h"
-#include "prompt_sets.h"
 
 namespace reader::test {
 namespace {
@@ -19,25 +18,7 @@ TEST_P(Lossless, MatchesAutoregressiveOnMixedPrompts) {
   Model& m = shared_model(GetParam().model, 64, 4096);
   Generator ar(m, {Method::kAutoregressive, {}, nullptr, nullptr});
   Generator spec(m, {parse_method(GetParam().method), {}, nullptr, nullptr});
-  int exact = 0, total = 0;
-  for (const std::string& set : prompt_set_names()) {
-    for (const PromptItem& item : load_prompt_set(set, default_data_dir(), 2)) {
-      const Tokens prompt = m.tokenize(m.apply_chat_template(item.user), true, true);
-      for (int seed : {-1, 1}) {
-        GenerationOptions opts;
-        opts.max_tokens = 48;
-        if (seed >= 0) opts.sampling = {0.8f, 40, 0.95f, static_cast<uint64_t>(seed)};
-        const LosslessOutcome o = compare_with_autoregressive(m, ar, spec, prompt, opts);
-        ++total;
-        exact += o.exact;
-        EXPECT_TRUE(o.tolerated) << item.id << " seed " << seed << ": " << o.detail;
-        if (!o.exact)
-          std::printf("  [tolerated] %s seed %d: %s\n", item.id.c_str(), seed, o.detail.c_str());
-      }
-    }
-  }
-  std::printf("%s/%s: %d of %d runs identical\n", GetParam().model.c_str(),
-              GetParam().method.c_str(), exact, total);
+  check_lossless_over_sets(m, ar, spec, GetParam().model + "/" + GetParam().method, 2, 48, {-1, 1});
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, Lossless,
