@@ -105,7 +105,7 @@ MethodConfig LoadedInputs::config(Method method) const {
 
 LoadedInputs load_method_inputs(const MethodInputs& in, Model& model, Method method) {
   LoadedInputs out;
-  if (!in.tree.empty()) {
+  if (!in.tree.empty() && method != Method::kAutoregressive) {
     out.shape = load_tree_shape(in.tree);
     out.shape->validate(model.n_seq_max() - 1);
   }

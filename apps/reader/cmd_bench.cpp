@@ -42,6 +42,8 @@ void write_file(const std::filesystem::path& p, const std::string& text) {
 
 // Median time of decoding n tokens on top of a 512-token cached prefix, all logits on.
 void run_cost_curve(const BenchFlags& f) {
+  if (f.model.ctx < 1024)
+    throw UsageError("--cost-curve needs --ctx of at least 1024 (512 cached + 64 new tokens)");
   auto model = Model::load(f.model.options(1));
   const std::vector<int> sizes = {1, 2, 4, 8, 16, 32, 64};
   const int prefix = 512;
@@ -94,8 +96,10 @@ void run_bench(const BenchFlags& f) {
   if (f.cost_curve) return run_cost_curve(f);
   std::vector<Method> methods;
   for (const auto& name : f.methods) methods.push_back(parse_method(name));
-  if (std::find(methods.begin(), methods.end(), Method::kAutoregressive) == methods.end())
-    methods.insert(methods.begin(), Method::kAutoregressive);  // speedups are relative to AR
+  // AR always runs, first in the table: speedups and identity checks are relative to it.
+  methods.erase(std::remove(methods.begin(), methods.end(), Method::kAutoregressive),
+                methods.end());
+  methods.insert(methods.begin(), Method::kAutoregressive);
   auto model = Model::load(f.model.options(64));
   const LoadedInputs inputs = load_method_inputs(f.inputs, *model, Method::kReader);
   std::vector<std::unique_ptr<Generator>> gens;

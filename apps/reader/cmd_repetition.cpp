@@ -70,12 +70,13 @@ void run_repetition(const RepetitionFlags& f) {
     ds = std::make_unique<Datastore>(Datastore::open(f.datastore));
     ds->check_tokenizer(model->tokenizer_fingerprint(), static_cast<uint32_t>(model->n_vocab()));
   }
-  uint64_t tokens = 0, advances = 0, tokens_ds = 0, advances_ds = 0;
+  uint64_t tokens = 0, advances = 0, tokens_ds = 0, advances_ds = 0, used = 0;
   double sum_metric = 0, sum_metric_ds = 0;
   for (const Pair& p : pairs) {
     const Tokens prompt = model->tokenize(p.prompt, false),
                  response = model->tokenize(p.response, false);
     if (response.empty()) continue;
+    ++used;
     const RepetitionStats s = self_repetition(prompt, response);
     tokens += s.response_tokens;
     advances += s.advances;
@@ -88,7 +89,7 @@ void run_repetition(const RepetitionFlags& f) {
     }
   }
   if (advances == 0) throw UsageError("no non-empty responses");
-  const double n = static_cast<double>(pairs.size());
+  const double n = static_cast<double>(used);
   nlohmann::json j = {{"pairs", pairs.size()},
                       {"response_tokens", tokens},
                       {"metric", static_cast<double>(tokens) / static_cast<double>(advances)},
@@ -98,7 +99,7 @@ void run_repetition(const RepetitionFlags& f) {
       "%.2f)\n",
       pairs.size(), static_cast<unsigned long long>(tokens),
       static_cast<double>(tokens) / static_cast<double>(advances), sum_metric / n);
-  if (ds) {
+  if (ds && advances_ds > 0) {
     const double m = static_cast<double>(tokens_ds) / static_cast<double>(advances_ds);
     j["metric_with_datastore"] = m;
     j["mean_metric_with_datastore"] = sum_metric_ds / n;

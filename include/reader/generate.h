@@ -50,7 +50,7 @@ struct GenerationStats {
 };
 
 struct GenerationResult {
-  Tokens tokens;     // generated token ids (EOS and stop-string tokens excluded)
+  Tokens tokens;     // generated token ids (EOS excluded; a stop string's last token kept)
   std::string text;  // their text, cut before a stop string
   StopReason stop_reason = StopReason::kMaxTokens;
   GenerationStats stats;

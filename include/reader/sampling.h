@@ -18,7 +18,8 @@ struct SamplingParams {
   int top_k = 0;             // keep the k most likely tokens; 0: off
   float top_p = 1.0f;        // keep the smallest set with this much mass; 1: off
   std::uint64_t seed = 0;    // keys the per-position uniforms
-  bool greedy() const { return temperature <= 0.0f; }
+  // Temperatures this small are greedy in effect (and 1/t would overflow).
+  bool greedy() const { return temperature < 1e-6f; }
 };
 
 // U_t in [0, 1): a counter-based generator, so position t's draw does not depend on how

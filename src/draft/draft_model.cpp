@@ -66,6 +66,7 @@ class DraftModelSpeculator final : public Speculator {
           continue;
         const Token tok = ranked(model_.logits(row_of[static_cast<size_t>(parent)]),
                                  tmpl_[static_cast<size_t>(t - 1)].rank);
+        if (tok < 0) continue;  // fewer than rank+1 finite logits
         const int node =
             tree.add(tree_node[static_cast<size_t>(parent)], tok, DraftSource::kSpeculator);
         if (node < 0) continue;

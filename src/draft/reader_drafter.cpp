@@ -72,7 +72,10 @@ DraftTree ReaderDrafter::draft(TokenSpan context, int budget_cap) {
            next = tree.first_child(next))
         node = next;
       if (node > 0) {
-        scratch_context_.assign(context.begin(), context.end());
+        // Only the last max_suffix_len tokens can be matched: copy just those.
+        const auto tail = std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(context.size()),
+                                                   shape_.max_suffix_len);
+        scratch_context_.assign(context.end() - tail, context.end());
         const Tokens prefix = tree.path_to(node);
         scratch_context_.insert(scratch_context_.end(), prefix.begin(), prefix.end());
         add_retrieval_path(tree, node, scratch_context_, shape_.d_deep, DraftSource::kDeepening);

@@ -1,6 +1,7 @@
 // The READER loop (paper, Algorithm 1), read top to bottom:
 //   prefill -> first token -> repeat { draft tree -> verify in one decode -> accept ->
 //   commit KV + trie } until a stop rule fires in the OutputStream.
+#include <algorithm>
 #include <chrono>
 
 #include "engine/output_stream.h"
@@ -42,7 +43,9 @@ GenerationResult generate_speculative(Model& model, TokenSpan prompt,
   while (!out.done()) {
     const auto a = Clock::now();
     // The tree's cells must fit in the KV cache next to the committed prefix.
-    DraftTree tree = drafter.draft(context, model.n_ctx() - root_pos);
+    // ... and never hold more than the tokens that may still be emitted.
+    DraftTree tree = drafter.draft(
+        context, std::min(model.n_ctx() - root_pos, options.max_tokens - out.size() + 1));
     const auto b = Clock::now();
     verifier.evaluate(tree, root_pos);
     const auto c = Clock::now();
@@ -60,11 +63,10 @@ GenerationResult generate_speculative(Model& model, TokenSpan prompt,
     drafter.feedback(tree, acc.nodes);
     verifier.commit(tree, acc, root_pos);
 
-    int committed = 0;
-    for (Token t : acc.emitted) {
+    const int before = out.size();
+    for (Token t : acc.emitted)
       if (!out.push(t)) break;
-      ++committed;
-    }
+    const int committed = out.size() - before;  // the stream may stop mid-span
     context.insert(context.end(), acc.emitted.begin(), acc.emitted.begin() + committed);
     drafter.commit(TokenSpan(acc.emitted).first(static_cast<size_t>(committed)));
     root_pos += static_cast<int>(acc.nodes.size());

@@ -62,8 +62,8 @@ Generator::Generator(Model& model, MethodConfig config)
     : model_(model),
       config_(std::move(config)),
       shape_(config_.shape ? *config_.shape : default_tree_shape(config_.method)) {
-  const int max_branches = model.n_seq_max() - 1;
-  shape_.validate(max_branches);
+  if (config_.method == Method::kAutoregressive) return;  // AR drafts nothing
+  shape_.validate(model.n_seq_max() - 1);
   std::unique_ptr<Speculator> speculator;
   bool retrieval = false;
   switch (config_.method) {

@@ -6,7 +6,7 @@ namespace reader {
 namespace {
 
 // Length of the longest prefix of s that ends on a UTF-8 character boundary.
-size_t complete_utf8_prefix(const std::string& s) {
+size_t complete_utf8_prefix(std::string_view s) {
   size_t n = s.size();
   for (size_t back = 1; back <= 4 && back <= n; ++back) {
     const auto c = static_cast<unsigned char>(s[n - back]);
@@ -107,7 +107,7 @@ void OutputStream::emit_ready(bool final_flush) {
   if (!final_flush && !done_) {
     ready =
         max_stop_len_ > 1 ? (ready > max_stop_len_ - 1 ? ready - (max_stop_len_ - 1) : 0) : ready;
-    ready = std::min(ready, complete_utf8_prefix(result_.text.substr(0, ready)));
+    ready = std::min(ready, complete_utf8_prefix(std::string_view(result_.text).substr(0, ready)));
   }
   if (ready > emitted_) {
     on_text_(std::string_view(result_.text).substr(emitted_, ready - emitted_));

@@ -80,7 +80,7 @@ Token Sampler::pick(const float* logits, int n_vocab, std::uint64_t position) {
       size_t cut = 0;
       while (cut < sorted && acc < params_.top_p * total) acc += weight(scratch_[cut++].first);
       if (acc >= params_.top_p * total || sorted == keep) {
-        keep = cut;
+        keep = std::max<size_t>(cut, 1);
         break;
       }
       sorted = std::min(keep, sorted * 4);
