@@ -55,8 +55,9 @@ LLAMA_CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=ON -DGGML_LLAMAFILE=OFF}"
 MARKER="$VENV/.llama-cmake-args"
 installed=$("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("llama_cpp_python"))' 2>/dev/null || true)
 if [ "$installed" != "$LLAMA_CPP_PYTHON_VERSION" ] || [ "$(cat "$MARKER" 2>/dev/null)" != "$LLAMA_CMAKE_ARGS" ]; then
-  # pip's wheel cache keys on the sdist, not on CMAKE_ARGS: drop a wheel built with other flags.
-  [ "$(cat "$MARKER" 2>/dev/null)" = "$LLAMA_CMAKE_ARGS" ] || "$VENV/bin/pip" cache remove llama_cpp_python > /dev/null 2>&1 || true
+  # pip's wheel cache keys on the sdist, not on CMAKE_ARGS: one cache per flag set, so a
+  # wheel built with other flags is never reused, and a fresh venv reuses the right one.
+  export PIP_CACHE_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/reader/pip-$(echo "$LLAMA_CMAKE_ARGS" | sha256sum | cut -c1-12)"
   echo "compiling llama.cpp (about 6 minutes on 2 cores; pip's wheel cache makes a repeat quick)"
   # GGML_NATIVE tunes the kernels to this CPU; on another CPU kind run 'pip cache purge' first.
   reqs=$(mktemp)
