@@ -12,6 +12,7 @@
 
 #include "bench_report.h"
 #include "cli_common.h"
+#include "engine/prefill.h"
 #include "progress.h"
 #include "prompt_sets.h"
 #include "reader/methods.h"
@@ -49,12 +50,10 @@ void run_cost_curve(const BenchFlags& f) {
   const int prefix = 512;
   Tokens prompt;
   for (int i = 0; i < prefix + 64; ++i) prompt.push_back(100 + (i * 7919) % 20000);
+  model->kv_clear();
+  prefill(*model, TokenSpan(prompt).first(prefix), 0);
   const int seq0[] = {0};
   std::vector<BatchToken> batch;
-  for (int i = 0; i < prefix; ++i)
-    batch.push_back({prompt[static_cast<size_t>(i)], i, seq0, false});
-  model->kv_clear();
-  model->decode(batch);
   json rows = json::array();
   double base = 0;
   std::printf("| n tokens | median ms | time / time(1) |\n|---|---|---|\n");

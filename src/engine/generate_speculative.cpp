@@ -37,6 +37,7 @@ GenerationResult generate_speculative(Model& model, TokenSpan prompt,
   Token root = sampler.pick(logits, model.n_vocab(), 0);
   int root_pos = static_cast<int>(prompt.size());  // the root is not in the KV cache yet
   if (out.push(root)) {
+    stats.accepted_by_source[static_cast<size_t>(DraftSource::kModel)]++;
     context.push_back(root);
     drafter.commit({&root, 1});
   }
@@ -81,19 +82,17 @@ GenerationResult generate_speculative(Model& model, TokenSpan prompt,
     if (static_cast<int>(stats.accepted_histogram.size()) <= committed)
       stats.accepted_histogram.resize(static_cast<size_t>(committed) + 1);
     stats.accepted_histogram[static_cast<size_t>(committed)]++;
-    for (size_t i = 1; i < acc.nodes.size() && static_cast<int>(i) <= committed; ++i)
-      stats.accepted_by_source[static_cast<size_t>(tree.source(acc.nodes[i]))]++;
+    // Committed token k is accepted draft node k+1, or the model's own (bonus) token.
+    for (int k = 0; k < committed; ++k) {
+      const size_t node = static_cast<size_t>(k) + 1;
+      const DraftSource src =
+          node < acc.nodes.size() ? tree.source(acc.nodes[node]) : DraftSource::kModel;
+      stats.accepted_by_source[static_cast<size_t>(src)]++;
+    }
   }
   const auto t2 = Clock::now();
 
   GenerationResult result = out.finish();
-  stats.accepted_by_source[static_cast<size_t>(DraftSource::kModel)] =
-      result.stats.generated_tokens - [&] {
-        int drafted = 0;
-        for (size_t s = 1; s < stats.accepted_by_source.size(); ++s)
-          drafted += stats.accepted_by_source[s];
-        return drafted;
-      }();
   stats.generated_tokens = result.stats.generated_tokens;
   stats.prompt_tokens = static_cast<int>(prompt.size());
   stats.prefill_ms = ms_between(t0, t1);

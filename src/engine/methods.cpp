@@ -67,8 +67,8 @@ Generator::Generator(Model& model, MethodConfig config)
   std::unique_ptr<Speculator> speculator;
   bool retrieval = false;
   switch (config_.method) {
-    case Method::kAutoregressive:
-      return;
+    case Method::kAutoregressive:  // returned above: AR drafts nothing
+      break;
     case Method::kReader:
       speculator = make_recycling_speculator(model.n_vocab(), shape_.speculator);
       retrieval = true;

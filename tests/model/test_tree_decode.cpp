@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "engine/prefill.h"
 #include "model_fixture.h"
 #include "reader/sampling.h"
 
@@ -18,12 +19,7 @@ std::vector<float> reference_logits(Model& m, const Tokens& prompt, const Tokens
   m.kv_clear();
   Tokens all = prompt;
   all.insert(all.end(), path.begin(), path.end());
-  const int ids[] = {0};
-  std::vector<BatchToken> batch;
-  for (size_t i = 0; i < all.size(); ++i)
-    batch.push_back({all[i], static_cast<int>(i), ids, i + 1 == all.size()});
-  m.decode(batch);
-  const float* row = m.logits(static_cast<int>(all.size()) - 1);
+  const float* row = prefill(m, all, 0);
   return {row, row + m.n_vocab()};
 }
 
