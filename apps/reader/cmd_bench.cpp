@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -41,11 +42,59 @@ void write_file(const std::filesystem::path& p, const std::string& text) {
   if (!f || !(f << text)) throw UsageError("cannot write " + p.string());
 }
 
+// How far batched rows drift from one-token decodes of the same tokens: the logits of a
+// 32-token chain, and of the same chain interleaved with a sibling branch (a tree), against
+// 32 one-token decodes. 0 means this build's kernels agree bitwise (lossless by design).
+json kernel_agreement(Model& model, const Tokens& prompt, int prefix) {
+  const int n = 32;
+  const int nv = model.n_vocab();
+  const int seq0[] = {0}, seq1[] = {1}, seq2[] = {2};
+  std::vector<std::vector<float>> ar;
+  for (int i = 0; i < n; ++i) {
+    const BatchToken t{prompt[static_cast<size_t>(prefix + i)], prefix + i, seq0, true};
+    model.decode({&t, 1});
+    ar.emplace_back(model.logits(0), model.logits(0) + nv);
+  }
+  model.kv_seq_rm(0, prefix, -1);
+  auto max_diff = [&](int row, int i) {
+    float d = 0;
+    const float* got = model.logits(row);
+    const std::vector<float>& want = ar[static_cast<size_t>(i)];
+    for (int k = 0; k < nv; ++k) d = std::max(d, std::fabs(got[k] - want[static_cast<size_t>(k)]));
+    return d;
+  };
+  std::vector<BatchToken> batch;
+  for (int i = 0; i < n; ++i)
+    batch.push_back({prompt[static_cast<size_t>(prefix + i)], prefix + i, seq0, true});
+  model.decode(batch);
+  float chain = 0;
+  for (int i = 0; i < n; ++i) chain = std::max(chain, max_diff(i, i));
+  model.kv_seq_rm(0, prefix, -1);
+  // Tree: branch 1 is the chain, branch 2 a different token at every depth, interleaved.
+  model.kv_seq_cp(0, 1, 0, prefix);
+  model.kv_seq_cp(0, 2, 0, prefix);
+  batch.clear();
+  for (int i = 0; i < n / 2; ++i) {
+    batch.push_back({prompt[static_cast<size_t>(prefix + i)], prefix + i, seq1, true});
+    batch.push_back({prompt[static_cast<size_t>(prefix + i)] + 1, prefix + i, seq2, true});
+  }
+  model.decode(batch);
+  float tree = 0;
+  for (int i = 0; i < n / 2; ++i) tree = std::max(tree, max_diff(2 * i, i));
+  model.kv_seq_rm(1, 0, -1);
+  model.kv_seq_rm(2, 0, -1);
+  std::printf(
+      "kernel agreement with one-token decodes: chain of %d max |dlogit| %g, "
+      "2-branch tree max |dlogit| %g\n",
+      n, chain, tree);
+  return {{"chain_max_abs_diff", chain}, {"tree_max_abs_diff", tree}};
+}
+
 // Median time of decoding n tokens on top of a 512-token cached prefix, all logits on.
 void run_cost_curve(const BenchFlags& f) {
   if (f.model.ctx < 1024)
     throw UsageError("--cost-curve needs --ctx of at least 1024 (512 cached + 64 new tokens)");
-  auto model = Model::load(f.model.options(1));
+  auto model = Model::load(f.model.options(3));
   const std::vector<int> sizes = {1, 2, 4, 8, 16, 32, 64};
   const int prefix = 512;
   Tokens prompt;
@@ -75,9 +124,16 @@ void run_cost_curve(const BenchFlags& f) {
     std::printf("| %d | %.2f | %.2f |\n", n, m, m / base);
     rows.push_back({{"n", n}, {"median_ms", m}, {"ratio", m / base}, {"samples_ms", ms}});
   }
+  const json agreement = kernel_agreement(*model, prompt, prefix);
   std::filesystem::create_directories(f.out);
   write_file(std::filesystem::path(f.out) / "cost_curve.json",
-             json{{"model", model->description()}, {"prefix", prefix}, {"rows", rows}}.dump(2));
+             json{{"model", model->description()},
+                  {"prefix", prefix},
+                  {"flash_attn", f.model.flash_attn},
+                  {"kv_type", f.model.kv_type},
+                  {"rows", rows},
+                  {"kernel_agreement", agreement}}
+                 .dump(2));
   BarChart chart{"Verification cost: decode of n tokens / decode of 1 token",
                  "time ratio",
                  {},

@@ -58,7 +58,11 @@ struct TreeShape {
   int deepen_at = 2;  // depth of the speculator node that seeds deepening (paper: min(2, d_draft))
   int max_suffix_len = 8;  // context suffix the searches match (L)
   bool adaptive = true;    // prune to the tree worth verifying (Theorem 1, tree_policy.h)
-  int budget() const;      // nodes at most, root included
+  // With adaptive: verify only the best root-to-leaf path of the candidate tree. Paths
+  // keep llama.cpp's CPU kernels bitwise equal to one-token decodes; sibling cells in
+  // one batch do not (README, "Losslessness and rounding").
+  bool single_path = true;
+  int budget() const;  // nodes at most, root included
   // Throws std::invalid_argument naming the problem (bad parent, rank, budget...).
   void validate(int max_branches) const;
 };

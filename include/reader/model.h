@@ -39,6 +39,9 @@ struct ModelOptions {
   int n_seq_max = 64;          // sequence ids available (tree branches x sequences), <= 256
   int n_threads = 0;           // 0: all hardware threads
   bool flash_attn = false;     // measured slower on this CPU for small batches (README)
+  // KV-cache element type: "f16" (llama.cpp's default) or "q8_0". q8_0 with flash_attn
+  // keeps llama.cpp's CPU attention on one per-row kernel for every batch size (README).
+  std::string kv_type = "f16";
   // llama.cpp's "extra" weight buffers: CPU repacking and Intel AMX. Off by default: on
   // this machine the AMX matmul crashes (SIGSEGV in ggml_backend_amx_mul_mat), and
   // off makes batched and single-token kernels agree more often (README).
@@ -111,8 +114,14 @@ class Model {
   std::unique_ptr<BatchBuffer> batch_;  // reused llama_batch storage
 };
 
-// Default model paths (the ones scripts/setup.sh fetches).
-std::filesystem::path default_model_path();  // SmolLM2-135M-Instruct Q4_1
-std::filesystem::path gemma3_model_path();   // Gemma 3 270M Q4_K_M
+// Writes `input` requantized to `type` ("q8_0", "q4_0", ...) to `output` through
+// llama_model_quantize, atomically; throws ModelError naming the problem.
+void quantize_model(const std::filesystem::path& input, const std::filesystem::path& output,
+                    std::string_view type, int n_threads = 0);
+
+// Default model paths: the packaged GGUFs (SmolLM2 Q4_1, Gemma 3 Q4_K_M) requantized to
+// Q8_0 by scripts/setup.sh, the format whose batched kernels verify drafts cheapest here.
+std::filesystem::path default_model_path();  // SmolLM2-135M-Instruct Q8_0
+std::filesystem::path gemma3_model_path();   // Gemma 3 270M Q8_0
 
 }  // namespace reader

@@ -58,6 +58,12 @@ class AcceptanceModel {
 std::vector<int> best_subtree(const DraftTree& tree, const std::vector<double>& q,
                               const CostCurve& cost);
 
+// The same objective over single root-to-node paths: the path (root first) maximizing
+// (1 + sum of alpha) / c(length). A path is what llama.cpp's CPU kernels verify bit for
+// bit like one-token decodes (README, "Losslessness and rounding").
+std::vector<int> best_path(const DraftTree& tree, const std::vector<double>& q,
+                           const CostCurve& cost);
+
 // `tree` restricted to `keep` (which must contain every kept node's parent).
 DraftTree restrict_tree(const DraftTree& tree, const std::vector<int>& keep);
 

@@ -88,7 +88,8 @@ DraftTree ReaderDrafter::draft(TokenSpan context, int budget_cap) {
   std::vector<double> q(static_cast<size_t>(tree.size()), 1.0);
   for (int i = 1; i < tree.size(); ++i)
     q[static_cast<size_t>(i)] = acceptance_.estimate(kinds_[static_cast<size_t>(i)]);
-  const std::vector<int> keep = best_subtree(tree, q, cost_);
+  const std::vector<int> keep =
+      shape_.single_path ? best_path(tree, q, cost_) : best_subtree(tree, q, cost_);
   std::vector<NodeKind> kept_kinds;
   for (int i : keep) kept_kinds.push_back(kinds_[static_cast<size_t>(i)]);
   kinds_ = std::move(kept_kinds);

@@ -33,7 +33,7 @@ double CostCurve::operator()(int n) const {
 CostCurve default_cost_curve() {
   // reader bench --cost-curve on this machine (SmolLM2-135M Q4_1, llama.cpp without
   // llamafile sgemm, 2 threads, 512 cached tokens): medians of 7-9 runs.
-  return CostCurve({{1, 1.0}, {2, 1.57}, {4, 2.6}, {8, 4.9}, {16, 9.8}, {32, 18.7}, {64, 36.5}});
+  return CostCurve({{1, 1.0}, {2, 1.12}, {4, 1.62}, {8, 2.49}, {16, 4.8}, {32, 8.28}, {64, 15.42}});
 }
 
 int AcceptanceModel::index(const NodeKind& k) {
@@ -94,6 +94,29 @@ std::vector<int> best_subtree(const DraftTree& tree, const std::vector<double>& 
   keep.insert(keep.end(), order.begin(), order.begin() + static_cast<std::ptrdiff_t>(best_count));
   std::sort(keep.begin(), keep.end());
   return keep;
+}
+
+std::vector<int> best_path(const DraftTree& tree, const std::vector<double>& q,
+                           const CostCurve& cost) {
+  const int n = tree.size();
+  std::vector<double> alpha(static_cast<size_t>(n), 1.0), expected(static_cast<size_t>(n), 1.0);
+  int best = 0;
+  double best_value = 1.0 / cost(1);
+  for (int i = 1; i < n; ++i) {  // parents come before children
+    const auto p = static_cast<size_t>(tree.parent(i));
+    alpha[static_cast<size_t>(i)] = alpha[p] * q[static_cast<size_t>(i)];
+    expected[static_cast<size_t>(i)] = expected[p] + alpha[static_cast<size_t>(i)];
+    const double value = expected[static_cast<size_t>(i)] / cost(tree.depth(i) + 1);
+    if (value > best_value) {
+      best_value = value;
+      best = i;
+    }
+  }
+  std::vector<int> path;
+  for (int i = best; i > 0; i = tree.parent(i)) path.push_back(i);
+  path.push_back(0);
+  std::reverse(path.begin(), path.end());
+  return path;
 }
 
 DraftTree restrict_tree(const DraftTree& tree, const std::vector<int>& keep) {

@@ -2,7 +2,7 @@
 //
 // {"speculator": [[-1,0],[-1,1],[0,0]],   // [parent, rank] per template node
 //  "d_search": 8, "d_deep": 4, "deepen_at": 2, "max_suffix_len": 8,
-//  "adaptive": false}
+//  "adaptive": false, "single_path": true}
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -67,6 +67,8 @@ TreeShape load_tree_shape(const std::filesystem::path& path) {
         s.max_suffix_len = value.get<int>();
       else if (key == "adaptive")
         s.adaptive = value.get<bool>();
+      else if (key == "single_path")
+        s.single_path = value.get<bool>();
       else
         throw std::invalid_argument("unknown key \"" + key + "\"");
     }
@@ -86,7 +88,8 @@ std::string tree_shape_to_json(const TreeShape& s) {
                             {"d_deep", s.d_deep},
                             {"deepen_at", s.deepen_at},
                             {"max_suffix_len", s.max_suffix_len},
-                            {"adaptive", s.adaptive}};
+                            {"adaptive", s.adaptive},
+                            {"single_path", s.single_path}};
   return j.dump();
 }
 

@@ -70,6 +70,13 @@ uint64_t vocabulary_fingerprint(const llama_vocab* vocab, int n_vocab) {
   return h.value();
 }
 
+ggml_type kv_cache_type(const std::string& name) {
+  if (name == "f16") return GGML_TYPE_F16;
+  if (name == "f32") return GGML_TYPE_F32;
+  if (name == "q8_0") return GGML_TYPE_Q8_0;
+  throw ModelError("unknown KV-cache type '" + name + "' (expected f16, f32 or q8_0)");
+}
+
 }  // namespace
 
 // Reused llama_batch storage, sized for n_batch tokens x n_seq_max ids each.
@@ -123,6 +130,9 @@ std::unique_ptr<Model> Model::load(const ModelOptions& options) {
   cp.swa_full = true;    // sliding-window models: branches may be dropped at any position
   cp.flash_attn_type =
       options.flash_attn ? LLAMA_FLASH_ATTN_TYPE_ENABLED : LLAMA_FLASH_ATTN_TYPE_DISABLED;
+  cp.type_k = cp.type_v = kv_cache_type(options.kv_type);
+  if (cp.type_v != GGML_TYPE_F16 && cp.type_v != GGML_TYPE_F32 && !options.flash_attn)
+    throw ModelError("a quantized KV cache (" + options.kv_type + ") needs flash attention");
   cp.no_perf = true;
   m->ctx_ = llama_init_from_model(m->model_, cp);
   if (!m->ctx_) {
@@ -256,10 +266,41 @@ int Model::kv_pos_min(int seq) const { return llama_memory_seq_pos_min(memory(),
 int Model::kv_pos_max(int seq) const { return llama_memory_seq_pos_max(memory(), seq); }
 
 std::filesystem::path default_model_path() {
-  return std::filesystem::path(READER_MODELS_DIR) / "SmolLM2-135M-Instruct.Q4_1.gguf";
+  return std::filesystem::path(READER_MODELS_DIR) / "SmolLM2-135M-Instruct.Q8_0.gguf";
 }
 std::filesystem::path gemma3_model_path() {
-  return std::filesystem::path(READER_MODELS_DIR) / "gemma-3-270m-q4_k_m.gguf";
+  return std::filesystem::path(READER_MODELS_DIR) / "gemma-3-270m.Q8_0.gguf";
+}
+
+void quantize_model(const std::filesystem::path& input, const std::filesystem::path& output,
+                    std::string_view type, int n_threads) {
+  static constexpr std::pair<std::string_view, llama_ftype> kTypes[] = {
+      {"q8_0", LLAMA_FTYPE_MOSTLY_Q8_0},
+      {"q4_0", LLAMA_FTYPE_MOSTLY_Q4_0},
+      {"q4_1", LLAMA_FTYPE_MOSTLY_Q4_1},
+      {"f16", LLAMA_FTYPE_MOSTLY_F16}};
+  const auto* it = std::find_if(std::begin(kTypes), std::end(kTypes),
+                                [&](const auto& kv) { return kv.first == type; });
+  if (it == std::end(kTypes))
+    throw ModelError("unknown quantization type '" + std::string(type) +
+                     "' (expected q8_0, q4_0, q4_1 or f16)");
+  check_gguf_file(input);
+  init_backend_once();
+  llama_model_quantize_params qp = llama_model_quantize_default_params();
+  qp.nthread = n_threads;
+  qp.ftype = it->second;
+  qp.allow_requantize = true;
+  qp.pure = true;  // every matrix, embeddings and output included, in one type
+  std::filesystem::path tmp = output;
+  tmp += ".part";
+  if (llama_model_quantize(input.c_str(), tmp.c_str(), &qp) != 0) {
+    std::error_code ec;
+    std::filesystem::remove(tmp, ec);
+    throw ModelError("quantizing " + input.string() + " failed" + last_llama_error());
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, output, ec);
+  if (ec) throw ModelError("cannot write " + output.string() + ": " + ec.message());
 }
 
 }  // namespace reader

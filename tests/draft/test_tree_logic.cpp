@@ -130,6 +130,36 @@ TEST(TreePolicyTest, BestSubtreeMatchesBruteForce) {
   }
 }
 
+TEST(TreePolicyTest, BestPathMatchesBruteForce) {
+  std::mt19937 rng(6);
+  const CostCurve cost = default_cost_curve();
+  for (int round = 0; round < 300; ++round) {
+    const DraftTree t = random_tree(rng, 2 + static_cast<int>(rng() % 12), 4);
+    std::vector<double> q(static_cast<size_t>(t.size()), 1.0);
+    for (int i = 1; i < t.size(); ++i)
+      q[static_cast<size_t>(i)] = std::uniform_real_distribution<double>(0, 1)(rng);
+    // Naive: for every node, walk up to the root multiplying rates.
+    const auto path_value = [&](int node) {
+      std::vector<int> up;
+      for (int i = node; i > 0; i = t.parent(i)) up.push_back(i);
+      double alpha = 1, expected = 1;
+      for (auto it = up.rbegin(); it != up.rend(); ++it) {
+        alpha *= q[static_cast<size_t>(*it)];
+        expected += alpha;
+      }
+      return expected / cost(static_cast<int>(up.size()) + 1);
+    };
+    double best = 0;
+    for (int i = 0; i < t.size(); ++i) best = std::max(best, path_value(i));
+    const std::vector<int> got = best_path(t, q, cost);
+    ASSERT_FALSE(got.empty());
+    EXPECT_EQ(got.front(), 0);
+    for (size_t k = 1; k < got.size(); ++k) EXPECT_EQ(t.parent(got[k]), got[k - 1]);
+    EXPECT_NEAR(path_value(got.back()), best, 1e-9);
+    EXPECT_NO_THROW(restrict_tree(t, got).check_integrity());
+  }
+}
+
 TEST(SamplingTest, PolicyIsDeterministicAndCoupled) {
   std::mt19937 rng(5);
   std::vector<float> logits(1000);

@@ -10,6 +10,7 @@ namespace {
 struct Case {
   std::string model;
   std::string method;
+  bool trees = false;  // multi-branch trees (not single_path): rounding-tolerant check
 };
 
 class Lossless : public ::testing::TestWithParam<Case> {};
@@ -17,15 +18,22 @@ class Lossless : public ::testing::TestWithParam<Case> {};
 TEST_P(Lossless, MatchesAutoregressiveOnMixedPrompts) {
   Model& m = shared_model(GetParam().model, 64, 4096);
   Generator ar(m, {Method::kAutoregressive, {}, nullptr, nullptr});
-  Generator spec(m, {parse_method(GetParam().method), {}, nullptr, nullptr});
-  check_lossless_over_sets(m, ar, spec, GetParam().model + "/" + GetParam().method, 2, 48, {-1, 1});
+  const Method method = parse_method(GetParam().method);
+  TreeShape shape = default_tree_shape(method);
+  shape.single_path = !GetParam().trees;
+  Generator spec(m, {method, shape, shared_datastore(GetParam().model), nullptr});
+  check_lossless_over_sets(
+      m, ar, spec, GetParam().model + "/" + GetParam().method + (GetParam().trees ? "-trees" : ""),
+      2, 48, {-1, 1}, GetParam().trees ? Exactness::kRoundingTolerated : Exactness::kBitwise);
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, Lossless,
                          ::testing::Values(Case{"smollm2", "reader"}, Case{"smollm2", "recycling"},
-                                           Case{"smollm2", "retrieval"}, Case{"gemma3", "reader"}),
+                                           Case{"smollm2", "retrieval"}, Case{"gemma3", "reader"},
+                                           Case{"smollm2", "reader", true}),
                          [](const auto& info) {
-                           return info.param.model + "_" + info.param.method;
+                           return info.param.model + "_" + info.param.method +
+                                  (info.param.trees ? "_trees" : "");
                          });
 
 }  // namespace

@@ -20,7 +20,7 @@ class LosslessSweep : public ::testing::TestWithParam<std::string> {};
 TEST_P(LosslessSweep, ReaderMatchesAutoregressive) {
   Model& m = shared_model(GetParam(), 64, 4096);
   Generator ar(m, {Method::kAutoregressive, {}, nullptr, nullptr});
-  Generator spec(m, {Method::kReader, {}, nullptr, nullptr});
+  Generator spec(m, {Method::kReader, {}, shared_datastore(GetParam()), nullptr});
   check_lossless_over_sets(m, ar, spec, GetParam() + "/reader sweep",
                            env_int("READER_SWEEP_PROMPTS", 8), env_int("READER_SWEEP_TOKENS", 128),
                            {-1, 1, 2, 3});
