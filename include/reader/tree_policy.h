@@ -27,7 +27,7 @@ class CostCurve {
  private:
   std::vector<std::pair<int, double>> points_;
 };
-// Measured here (reader bench --cost-curve, SmolLM2 Q4_1, 2 threads, README).
+// Measured here (reader bench --cost-curve, SmolLM2 Q8_0, 2 threads, README).
 CostCurve default_cost_curve();
 
 // What a node's acceptance depends on: who drafted it and with how much evidence.

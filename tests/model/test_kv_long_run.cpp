@@ -26,11 +26,12 @@ TEST(KvCacheLongRun, NothingLeaksOverThousandsOfSteps) {
         const GenerationResult r = reader.run(prompt, opts);
         steps += r.stats.steps;
         ++generations;
-        // Prompt and output, less the last token or two (emitted, not yet decoded).
+        // Prompt and output, less the last token or two (emitted, not yet decoded); plus
+        // an EOS when one was accepted inside a drafted path (it is not in r.tokens).
         const int emitted = static_cast<int>(prompt.size() + r.tokens.size());
         EXPECT_EQ(m.kv_pos_min(0), 0) << item.id;
         EXPECT_GE(m.kv_pos_max(0), emitted - 3) << item.id;
-        EXPECT_LE(m.kv_pos_max(0), emitted - 1) << item.id;
+        EXPECT_LE(m.kv_pos_max(0), emitted) << item.id;
         for (int s = 1; s < m.n_seq_max(); ++s)
           ASSERT_EQ(m.kv_pos_max(s), -1) << "sequence " << s << " leaked after " << item.id;
       }

@@ -13,6 +13,10 @@ struct Case {
   bool trees = false;  // multi-branch trees (not single_path): rounding-tolerant check
 };
 
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.model << "/" << c.method << (c.trees ? "/trees" : "");
+}
+
 class Lossless : public ::testing::TestWithParam<Case> {};
 
 TEST_P(Lossless, MatchesAutoregressiveOnMixedPrompts) {
