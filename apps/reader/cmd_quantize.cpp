@@ -22,9 +22,9 @@ void add_quantize_command(CLI::App& app) {
       ->check(CLI::IsMember({"q8_0", "q4_0", "q4_1", "f16"}));
   cmd->add_option("-t,--threads", f->threads, "threads (0: all)")->check(CLI::Range(0, 1024));
   cmd->callback([f] {
-    std::fprintf(stderr, "reader: quantizing %s to %s ...\n", f->input.c_str(), f->type.c_str());
+    std::printf("quantizing %s to %s ...\n", f->input.c_str(), f->type.c_str());
     quantize_model(f->input, f->output, f->type, f->threads);
-    std::fprintf(stderr, "reader: wrote %s\n", f->output.c_str());
+    std::printf("wrote %s\n", f->output.c_str());
   });
 }
 

@@ -285,6 +285,10 @@ void quantize_model(const std::filesystem::path& input, const std::filesystem::p
     throw ModelError("unknown quantization type '" + std::string(type) +
                      "' (expected q8_0, q4_0, q4_1 or f16)");
   check_gguf_file(input);
+  std::error_code dir_ec;
+  const std::filesystem::path dir = output.parent_path();
+  if (!dir.empty() && !std::filesystem::is_directory(dir, dir_ec))
+    throw ModelError("output directory does not exist: " + dir.string());
   init_backend_once();
   llama_model_quantize_params qp = llama_model_quantize_default_params();
   qp.nthread = n_threads;

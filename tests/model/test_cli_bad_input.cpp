@@ -67,6 +67,22 @@ TEST(BadInputNoModel, UnknownFlag) {
   EXPECT_EQ(r.exit_code, 2);
 }
 
+TEST(BadInputNoModel, QuantizedKvCacheWithoutFlashAttention) {
+  expect_clean_error(run_cli("generate --prompt hi --kv-type q8_0"), "needs flash attention");
+}
+
+TEST(BadInputNoModel, QuantizeBadInputOrOutput) {
+  expect_clean_error(run_cli("quantize -m /nonexistent/m.gguf -o /tmp/x.gguf"),
+                     "model file not found");
+  expect_clean_error(
+      run_cli("quantize -m " + default_model_path().string() + " -o /nonexistent/dir/x.gguf"),
+      "output directory does not exist");
+  const CliResult r =
+      run_cli("quantize -m " + default_model_path().string() + " -o /tmp/x.gguf --type q2_k");
+  expect_clean_error(r, "type");
+  EXPECT_EQ(r.exit_code, 2);
+}
+
 TEST(BadInputNoModel, MaxTokensZeroOrNegative) {
   expect_clean_error(run_cli("generate --prompt hi --max-tokens 0"), "max-tokens");
   expect_clean_error(run_cli("generate --prompt hi --max-tokens -3"), "max-tokens");
