@@ -33,8 +33,7 @@ double CostCurve::operator()(int n) const {
 CostCurve default_cost_curve() {
   // reader bench --cost-curve on this machine: SmolLM2-135M requantized to Q8_0, llama.cpp
   // with the sgemm-for-every-batch patch, 2 threads, 512 cached tokens, medians of 7 runs.
-  return CostCurve(
-      {{1, 1.0}, {2, 1.19}, {4, 1.66}, {8, 2.73}, {16, 4.58}, {32, 9.19}, {64, 16.2}});
+  return CostCurve({{1, 1.0}, {2, 1.19}, {4, 1.66}, {8, 2.73}, {16, 4.58}, {32, 9.19}, {64, 16.2}});
 }
 
 int AcceptanceModel::index(const NodeKind& k) {
@@ -68,13 +67,21 @@ void AcceptanceModel::record(const NodeKind& kind, bool accepted) {
   ++observations_;
 }
 
+namespace {
+// alpha_i: probability that node i and all its ancestors are accepted (root: 1).
+std::vector<double> path_acceptance(const DraftTree& tree, const std::vector<double>& q) {
+  std::vector<double> alpha(static_cast<size_t>(tree.size()), 1.0);
+  for (int i = 1; i < tree.size(); ++i)  // parents come before children
+    alpha[static_cast<size_t>(i)] =
+        alpha[static_cast<size_t>(tree.parent(i))] * q[static_cast<size_t>(i)];
+  return alpha;
+}
+}  // namespace
+
 std::vector<int> best_subtree(const DraftTree& tree, const std::vector<double>& q,
                               const CostCurve& cost) {
   const int n = tree.size();
-  std::vector<double> alpha(static_cast<size_t>(n), 1.0);
-  for (int i = 1; i < n; ++i)
-    alpha[static_cast<size_t>(i)] =
-        alpha[static_cast<size_t>(tree.parent(i))] * q[static_cast<size_t>(i)];
+  const std::vector<double> alpha = path_acceptance(tree, q);
   std::vector<int> order(static_cast<size_t>(n - 1));
   std::iota(order.begin(), order.end(), 1);
   // alpha desc, then index asc: a parent (smaller index, alpha >= child's) always comes first.
@@ -99,13 +106,13 @@ std::vector<int> best_subtree(const DraftTree& tree, const std::vector<double>& 
 
 std::vector<int> best_path(const DraftTree& tree, const std::vector<double>& q,
                            const CostCurve& cost) {
-  const int n = tree.size();
-  std::vector<double> alpha(static_cast<size_t>(n), 1.0), expected(static_cast<size_t>(n), 1.0);
+  const std::vector<double> alpha = path_acceptance(tree, q);
+  // expected[i]: accepted tokens expected from verifying the path root..i, bonus included.
+  std::vector<double> expected(alpha.size(), 1.0);
   int best = 0;
   double best_value = 1.0 / cost(1);
-  for (int i = 1; i < n; ++i) {  // parents come before children
+  for (int i = 1; i < tree.size(); ++i) {
     const auto p = static_cast<size_t>(tree.parent(i));
-    alpha[static_cast<size_t>(i)] = alpha[p] * q[static_cast<size_t>(i)];
     expected[static_cast<size_t>(i)] = expected[p] + alpha[static_cast<size_t>(i)];
     const double value = expected[static_cast<size_t>(i)] / cost(tree.depth(i) + 1);
     if (value > best_value) {
