@@ -1,10 +1,10 @@
 // reader demo: READER against autoregressive decoding on a built-in retrieval-style
 // prompt; prints both speeds and whether the outputs are identical.
-#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <vector>
 
+#include "bench_report.h"
 #include "cli_common.h"
 #include "reader/methods.h"
 
@@ -36,11 +36,6 @@ struct DemoFlags {
   int repeats = 3;
 };
 
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
 void run_demo(const DemoFlags& f) {
   auto model = Model::load(f.model.options(64));
   const LoadedInputs inputs = load_method_inputs(f.inputs, *model, Method::kReader);
@@ -66,7 +61,7 @@ void run_demo(const DemoFlags& f) {
     ar_speed.push_back(a.stats.tokens_per_second());
     reader_speed.push_back(r.stats.tokens_per_second());
   }
-  const double ar_tps = median_of(ar_speed), reader_tps = median_of(reader_speed);
+  const double ar_tps = median(ar_speed), reader_tps = median(reader_speed);
   std::printf("--- autoregressive: %.1f tokens/s (median of %d) ---\n%s\n\n", ar_tps, f.repeats,
               a.text.c_str());
   std::printf("--- READER: %.1f tokens/s (median of %d), %.2f tokens per forward pass ---\n%s\n\n",
