@@ -95,11 +95,6 @@ void MethodInputs::add_to(CLI::App& app) {
                  "draft GGUF sharing the model's vocabulary (method draft)");
 }
 
-std::filesystem::path default_datastore_path(const std::string& model_path) {
-  return std::filesystem::path(READER_MODELS_DIR) /
-         (std::filesystem::path(model_path).stem().string() + ".rds");
-}
-
 MethodConfig LoadedInputs::config(Method method) const {
   MethodConfig c;
   c.method = method;
@@ -117,7 +112,7 @@ LoadedInputs load_method_inputs(const MethodInputs& in, Model& model, Method met
   }
   std::string ds_path = in.datastore;
   if (ds_path == "auto") {  // the default datastore for this model, if one was built
-    ds_path = default_datastore_path(model.options().path.string()).string();
+    ds_path = default_datastore_path(model.options().path).string();
     if (!std::filesystem::exists(ds_path) || method == Method::kAutoregressive) ds_path.clear();
   } else if (ds_path == "none") {
     ds_path.clear();

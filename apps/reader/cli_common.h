@@ -66,7 +66,4 @@ void add_bench_command(CLI::App& app);
 void add_demo_command(CLI::App& app);
 void add_quantize_command(CLI::App& app);
 
-// The datastore `datastore build` writes for a model by default: models/<model stem>.rds.
-std::filesystem::path default_datastore_path(const std::string& model_path);
-
 }  // namespace reader::cli

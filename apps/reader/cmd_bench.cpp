@@ -10,6 +10,7 @@
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <span>
 
 #include "bench_report.h"
 #include "cli_common.h"
@@ -42,6 +43,15 @@ void write_file(const std::filesystem::path& p, const std::string& text) {
   if (!f || !(f << text)) throw UsageError("cannot write " + p.string());
 }
 
+// Tokens prefix .. prefix + n - 1 of `tokens` as one batch in sequence `seq`, logits on.
+std::vector<BatchToken> chain_batch(const Tokens& tokens, int prefix, int n,
+                                    std::span<const int> seq) {
+  std::vector<BatchToken> batch;
+  for (int i = prefix; i < prefix + n; ++i)
+    batch.push_back({tokens[static_cast<size_t>(i)], i, seq, true});
+  return batch;
+}
+
 // How far batched rows drift from one-token decodes of the same tokens: the logits of a
 // 32-token chain, and of the same chain interleaved with a sibling branch (a tree), against
 // 32 one-token decodes. 0 means this build's kernels agree bitwise (lossless by design).
@@ -51,8 +61,7 @@ json kernel_agreement(Model& model, const Tokens& prompt, int prefix) {
   const int seq0[] = {0}, seq1[] = {1}, seq2[] = {2};
   std::vector<std::vector<float>> ar;
   for (int i = 0; i < n; ++i) {
-    const BatchToken t{prompt[static_cast<size_t>(prefix + i)], prefix + i, seq0, true};
-    model.decode({&t, 1});
+    model.decode(chain_batch(prompt, prefix + i, 1, seq0));
     ar.emplace_back(model.logits(0), model.logits(0) + nv);
   }
   model.kv_seq_rm(0, prefix, -1);
@@ -63,17 +72,14 @@ json kernel_agreement(Model& model, const Tokens& prompt, int prefix) {
     for (int k = 0; k < nv; ++k) d = std::max(d, std::fabs(got[k] - want[static_cast<size_t>(k)]));
     return d;
   };
-  std::vector<BatchToken> batch;
-  for (int i = 0; i < n; ++i)
-    batch.push_back({prompt[static_cast<size_t>(prefix + i)], prefix + i, seq0, true});
-  model.decode(batch);
+  model.decode(chain_batch(prompt, prefix, n, seq0));
   float chain = 0;
   for (int i = 0; i < n; ++i) chain = std::max(chain, max_diff(i, i));
   model.kv_seq_rm(0, prefix, -1);
   // Tree: branch 1 is the chain, branch 2 a different token at every depth, interleaved.
   model.kv_seq_cp(0, 1, 0, prefix);
   model.kv_seq_cp(0, 2, 0, prefix);
-  batch.clear();
+  std::vector<BatchToken> batch;
   for (int i = 0; i < n / 2; ++i) {
     batch.push_back({prompt[static_cast<size_t>(prefix + i)], prefix + i, seq1, true});
     batch.push_back({prompt[static_cast<size_t>(prefix + i)] + 1, prefix + i, seq2, true});
@@ -102,16 +108,13 @@ void run_cost_curve(const BenchFlags& f) {
   model->kv_clear();
   prefill(*model, TokenSpan(prompt).first(prefix), 0);
   const int seq0[] = {0};
-  std::vector<BatchToken> batch;
   json rows = json::array();
   double base = 0;
   std::printf("| n tokens | median ms | time / time(1) |\n|---|---|---|\n");
   for (int n : sizes) {
     std::vector<double> ms;
+    const std::vector<BatchToken> batch = chain_batch(prompt, prefix, n, seq0);
     for (int r = 0; r < f.repeats + 1; ++r) {
-      batch.clear();
-      for (int i = 0; i < n; ++i)
-        batch.push_back({prompt[static_cast<size_t>(prefix + i)], prefix + i, seq0, true});
       const auto t0 = std::chrono::steady_clock::now();
       model->decode(batch);
       const auto t1 = std::chrono::steady_clock::now();

@@ -123,5 +123,8 @@ void quantize_model(const std::filesystem::path& input, const std::filesystem::p
 // Q8_0 by scripts/setup.sh, the format whose batched kernels verify drafts cheapest here.
 std::filesystem::path default_model_path();  // SmolLM2-135M-Instruct Q8_0
 std::filesystem::path gemma3_model_path();   // Gemma 3 270M Q8_0
+// The long-term datastore `reader datastore build` writes for a model by default, and
+// `--datastore auto` opens: models/<model stem>.rds.
+std::filesystem::path default_datastore_path(const std::filesystem::path& model_path);
 
 }  // namespace reader

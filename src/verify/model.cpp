@@ -268,6 +268,10 @@ int Model::kv_pos_max(int seq) const { return llama_memory_seq_pos_max(memory(),
 std::filesystem::path default_model_path() {
   return std::filesystem::path(READER_MODELS_DIR) / "SmolLM2-135M-Instruct.Q8_0.gguf";
 }
+std::filesystem::path default_datastore_path(const std::filesystem::path& model_path) {
+  return std::filesystem::path(READER_MODELS_DIR) / (model_path.stem().string() + ".rds");
+}
+
 std::filesystem::path gemma3_model_path() {
   return std::filesystem::path(READER_MODELS_DIR) / "gemma-3-270m.Q8_0.gguf";
 }

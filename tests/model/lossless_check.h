@@ -31,13 +31,12 @@ struct LosslessOutcome {
   std::string detail;      // for failure messages
 };
 
-// The long-term datastore setup builds for a model (models/<stem>.rds), when present.
+// The model's default long-term datastore (the one setup builds), when present.
 inline const Datastore* shared_datastore(const std::string& model_name) {
   static std::map<std::string, std::unique_ptr<Datastore>> cache;
   auto& slot = cache[model_name];
   if (!slot) {
-    std::filesystem::path p = test_model_path(model_name);
-    p.replace_extension(".rds");
+    const std::filesystem::path p = default_datastore_path(test_model_path(model_name));
     if (std::filesystem::exists(p)) slot = std::make_unique<Datastore>(Datastore::open(p));
   }
   return slot.get();
