@@ -93,6 +93,10 @@ void MethodInputs::add_to(CLI::App& app) {
   app.add_option("--tree", tree, "tree-shape JSON file (default: the method's shape for this CPU)");
   app.add_option("--draft-model", draft_model,
                  "draft GGUF sharing the model's vocabulary (method draft)");
+  app.add_option("--profile", profile,
+                 "tuning profile from 'reader tune'; auto: models/<model>.profile.json if present; "
+                 "none")
+      ->capture_default_str();
 }
 
 MethodConfig LoadedInputs::config(Method method) const {
@@ -101,7 +105,24 @@ MethodConfig LoadedInputs::config(Method method) const {
   c.shape = shape;
   c.datastore = datastore.get();
   c.draft_model = draft_model.get();
+  c.profile = profile ? &*profile : nullptr;
   return c;
+}
+
+std::optional<Profile> load_profile_flag(const std::string& flag, const Model& model) {
+  if (flag == "none") return std::nullopt;
+  std::filesystem::path path = flag;
+  if (flag == "auto") {  // the model's own profile, if `reader tune` wrote one
+    path = default_profile_path(model.options().path);
+    if (!std::filesystem::exists(path)) return std::nullopt;
+  }
+  try {
+    Profile p = load_profile(path);
+    check_profile_matches(p, model, path);
+    return p;
+  } catch (const ProfileError& e) {
+    throw UsageError(e.what());
+  }
 }
 
 LoadedInputs load_method_inputs(const MethodInputs& in, Model& model, Method method) {
@@ -122,6 +143,7 @@ LoadedInputs load_method_inputs(const MethodInputs& in, Model& model, Method met
     out.datastore->check_tokenizer(model.tokenizer_fingerprint(),
                                    static_cast<uint32_t>(model.n_vocab()));
   }
+  out.profile = load_profile_flag(in.profile, model);
   if (method == Method::kDraft && in.draft_model.empty())
     throw UsageError("method 'draft' needs --draft-model");
   if (!in.draft_model.empty()) {

@@ -13,6 +13,7 @@
 #include "reader/datastore.h"
 #include "reader/methods.h"
 #include "reader/model.h"
+#include "reader/profile.h"
 
 namespace reader::cli {
 
@@ -44,6 +45,7 @@ struct MethodInputs {
   std::string datastore = "auto";  // long-term datastore file; "auto": the model's default; "none"
   std::string tree;                // tree-shape JSON ("" = the method's default)
   std::string draft_model;         // GGUF for method "draft"
+  std::string profile = "auto";    // reader tune's profile; "auto": the model's; "none"
   void add_to(CLI::App& app);
 };
 // What MethodInputs loads: owned objects the Generator points at.
@@ -51,10 +53,15 @@ struct LoadedInputs {
   std::unique_ptr<Datastore> datastore;
   std::unique_ptr<Model> draft_model;
   std::optional<TreeShape> shape;
+  std::optional<Profile> profile;
   MethodConfig config(Method method) const;
 };
 // Loads and checks everything before generation starts (vocabularies, tree budget).
 LoadedInputs load_method_inputs(const MethodInputs& in, Model& model, Method method);
+
+// --profile: "auto" (the model's profile if present), "none", or a file; checked against
+// the model. Throws UsageError with the profile's one-line problem.
+std::optional<Profile> load_profile_flag(const std::string& flag, const Model& model);
 
 nlohmann::json generation_to_json(const GenerationResult& r);
 
@@ -65,5 +72,6 @@ void add_repetition_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
 void add_demo_command(CLI::App& app);
 void add_quantize_command(CLI::App& app);
+void add_tune_command(CLI::App& app);
 
 }  // namespace reader::cli

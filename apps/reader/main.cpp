@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   reader::cli::add_bench_command(app);
   reader::cli::add_demo_command(app);
   reader::cli::add_quantize_command(app);
+  reader::cli::add_tune_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

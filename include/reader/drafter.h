@@ -67,6 +67,8 @@ struct TreeShape {
   void validate(int max_branches) const;
 };
 TreeShape load_tree_shape(const std::filesystem::path& path);  // throws with a clear message
+// The same from JSON text; `where` names its origin in error messages.
+TreeShape parse_tree_shape(std::string_view json_text, const std::string& where);
 std::string tree_shape_to_json(const TreeShape& shape);
 
 // Token Recycling (Luo et al. 2024): every token's top-k successors, refreshed from
@@ -76,12 +78,21 @@ std::unique_ptr<Speculator> make_recycling_speculator(int n_vocab, std::vector<T
 std::unique_ptr<Speculator> make_draft_model_speculator(Model& draft_model,
                                                         std::vector<TemplateNode> tmpl);
 
+// What the drafter knows about this machine and model (profile.h): the verification cost
+// and the acceptance priors. Calibration mode is `reader tune`'s: every candidate node is
+// verified (no pruning) and acceptance is counted per kind of node.
+struct DraftPolicy {
+  CostModel cost = fallback_cost_model();                              // c(n, L) here
+  std::vector<double> priors = acceptance_priors(AcceptanceCounts{});  // prior q per kind
+  bool calibrate = false;  // verify whole candidate trees and count (reader tune)
+};
+
 // The READER drafter: speculator (optional) + widening + deepening.
 class ReaderDrafter {
  public:
   // `speculator` may be null (retrieval only); `datastore` may be null (trie only).
   ReaderDrafter(TreeShape shape, std::unique_ptr<Speculator> speculator,
-                const NextTokenSource* datastore, bool use_retrieval);
+                const NextTokenSource* datastore, bool use_retrieval, DraftPolicy policy = {});
   void begin(TokenSpan prompt);
   // Builds the tree for the committed `context` (ending with the root token).
   DraftTree draft(TokenSpan context, int budget_cap);
@@ -91,8 +102,15 @@ class ReaderDrafter {
   void commit(TokenSpan committed);
   const TreeShape& shape() const { return shape_; }
   const ShortTermTrie& trie() const { return trie_; }
+  // Calibration mode: acceptance counted per kind of node since construction.
+  const AcceptanceCounts& calibration_counts() const { return calibration_; }
 
  private:
+  // One proposal of a node by one drafting source (a node may be proposed by several).
+  struct Proposal {
+    int node = 0;   // index in the drafted tree
+    NodeKind kind;  // who proposed it, with what evidence
+  };
   TreeShape shape_;
   std::unique_ptr<Speculator> speculator_;
   const NextTokenSource* datastore_;
@@ -100,12 +118,14 @@ class ReaderDrafter {
   ShortTermTrie trie_;
   std::vector<const NextTokenSource*> sources_;
   Tokens scratch_context_;
-  CostCurve cost_ = default_cost_curve();  // verification cost on this machine
-  AcceptanceModel acceptance_;             // learned q(node | parent accepted)
-  std::vector<NodeKind> kinds_;            // kind of each node of the last drafted tree
+  CostModel cost_;                   // verification cost on this machine
+  AcceptanceModel acceptance_;       // q(node | parent accepted): priors + this run
+  bool calibrate_;                   // reader tune: no pruning, count everything
+  AcceptanceCounts calibration_;     // counts collected in calibration mode
+  std::vector<Proposal> proposals_;  // every proposal behind the last drafted tree
 
-  int add_retrieval_path(DraftTree& tree, int parent, TokenSpan context, int depth,
-                         DraftSource source);
+  void add_retrieval_path(DraftTree& tree, int parent, TokenSpan context, int depth,
+                          DraftSource source);
 };
 
 }  // namespace reader

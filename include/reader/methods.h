@@ -10,6 +10,7 @@
 #include "reader/drafter.h"
 #include "reader/generate.h"
 #include "reader/model.h"
+#include "reader/profile.h"
 
 namespace reader {
 
@@ -33,6 +34,10 @@ struct MethodConfig {
   std::optional<TreeShape> shape;              // default_tree_shape(method) when unset
   const NextTokenSource* datastore = nullptr;  // long-term datastore (optional)
   Model* draft_model = nullptr;                // required by kDraft
+  // Tuned for this model (reader tune): cost curve, acceptance priors, tree shape. Null:
+  // cautious priors, and the cost measured once on this machine and cached.
+  const Profile* profile = nullptr;
+  bool calibrate = false;  // reader tune: verify whole candidate trees and count acceptance
 };
 
 // A reusable generator: per-method state that should outlive one prompt (Token
@@ -45,6 +50,8 @@ class Generator {
                        const TextCallback& on_text = {});
   Method method() const { return config_.method; }
   const TreeShape& shape() const { return shape_; }
+  // Acceptance counts of calibration mode (empty otherwise, and for AR).
+  AcceptanceCounts calibration_counts() const;
 
  private:
   Model& model_;

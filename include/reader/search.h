@@ -52,6 +52,7 @@ struct SearchStep {
   int match_len = 0;        // context suffix length the winning sources matched
   std::uint64_t count = 0;  // merged count of the token
   std::uint64_t total = 0;  // merged count of all candidates at this level
+  std::uint32_t sources = 0;  // bit k: sources[k] matched the context at match_len
 };
 // search_path with the evidence per level (what the cost-aware tree builder weighs).
 std::vector<SearchStep> search_path_steps(TokenSpan context, const SearchOptions& opts,

@@ -1,15 +1,16 @@
 // Tree policy: which draft nodes are worth verifying on this machine (paper, Theorem 1).
 //
 // A tree T is worth (1 + sum of alpha_i) accepted tokens per verification, where alpha_i
-// is the probability that node i's whole prefix is accepted, and costs c(|T|) single-token
-// decodes, from the cost curve measured here. Because alpha never grows from parent to
-// child, taking nodes in decreasing alpha keeps every prefix a valid tree, and the best
-// tree is the best such prefix. alpha_i is the product of conditional acceptance rates
-// q(node | parent accepted), learned online per kind of node.
+// is the probability that node i's whole prefix is accepted, and costs c(|T|, L) single-
+// token decodes at L cached tokens, from the cost measured here (`reader tune`). Because
+// alpha never grows from parent to child, taking nodes in decreasing alpha keeps every
+// prefix a valid tree, and the best tree is the best such prefix. alpha_i is the product
+// of conditional acceptance rates q(node | parent accepted), estimated per kind of node
+// from calibrated priors (profile.h) and online feedback.
 #pragma once
 
-#include <array>
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -17,7 +18,7 @@
 
 namespace reader {
 
-// c(n): time of one decode of n tokens over time of a decode of 1 token.
+// c(n): time of one verification step of n tokens over time of one autoregressive step.
 class CostCurve {
  public:
   explicit CostCurve(std::vector<std::pair<int, double>> points);  // sorted by n, n >= 1
@@ -27,29 +28,77 @@ class CostCurve {
  private:
   std::vector<std::pair<int, double>> points_;
 };
-// Measured here (reader bench --cost-curve, SmolLM2 Q8_0, 2 threads, README).
-CostCurve default_cost_curve();
+
+// c(n, L): cost curves measured at several context lengths L (cached tokens). Attention
+// makes a step of n tokens grow with L faster than a step of one, so long prompts make
+// drafting dearer than short ones.
+class CostModel {
+ public:
+  struct Curve {
+    int context = 0;  // cached tokens when the curve was measured
+    CostCurve curve;  // c(n) at that context
+  };
+  explicit CostModel(std::vector<Curve> curves);  // non-empty, sorted by context
+  // The curve at `context`: linear between measured contexts, the nearest one outside.
+  CostCurve at(int context) const;
+  const std::vector<Curve>& curves() const { return curves_; }
+
+ private:
+  std::vector<Curve> curves_;
+};
+// Used only when no profile and no measurement is available: SmolLM2 Q8_0 on an Intel
+// Xeon at 512 cached tokens (README, "Tree sizes"), the same curve at every context.
+CostModel fallback_cost_model();
 
 // What a node's acceptance depends on: who drafted it and with how much evidence.
 struct NodeKind {
   DraftSource source = DraftSource::kSpeculator;  // speculator, widening or deepening
-  int feature = 0;   // speculator: template node; retrieval: match length (<= 15)
-  int strength = 0;  // retrieval: share of its level's counts, 0..3 buckets; speculator: 0
+  int feature = 0;   // speculator: 4 * (depth - 1) + sibling rank; retrieval: match length
+  int strength = 0;  // retrieval: share of its level's counts, buckets 0..3; speculator: 0
+  int store = 0;     // retrieval: 0 if this text (the trie) matched, 1 the datastore only
 };
 
-// Conditional acceptance rates q(kind), as Beta-smoothed online frequencies.
+// Acceptance counts per kind of node: how often a node was accepted when its parent was.
+// `reader tune` collects them on calibration prompts; profiles store them.
+class AcceptanceCounts {
+ public:
+  static constexpr int kFeatures = 64;
+  static constexpr int kCells = 3 * kFeatures * 4 * 2;
+  AcceptanceCounts();
+  void add(const NodeKind& kind, bool accepted, double weight = 1.0);
+  double accepted(int cell) const { return accepted_[static_cast<size_t>(cell)]; }
+  double tried(int cell) const { return tried_[static_cast<size_t>(cell)]; }
+  void set(int cell, double accepted, double tried);  // throws on accepted > tried or < 0
+  double total_tried() const;
+  static int cell(const NodeKind& kind);
+  static NodeKind kind(int cell);
+
+ private:
+  std::vector<double> accepted_;  // accepted count per cell
+  std::vector<double> tried_;     // tries (parent accepted) per cell
+};
+
+// Prior acceptance rate per cell, from calibration counts. A cell with little evidence
+// borrows from coarser groups (same source and feature, then same feature, then a
+// cautious structural default), and retrieval rates are made non-decreasing in match
+// length (isotonic): a longer verbatim match is never weaker evidence than a shorter one.
+std::vector<double> acceptance_priors(const AcceptanceCounts& counts);
+
+// Conditional acceptance rates q(kind): the calibrated prior updated by what this run
+// accepts, with exponential forgetting so the estimate follows the current text.
 class AcceptanceModel {
  public:
+  // `priors` from acceptance_priors(); `prior_weight` in pseudo-observations.
+  explicit AcceptanceModel(std::vector<double> priors, double prior_weight = 8.0);
+  AcceptanceModel();  // priors from no calibration at all: cautious defaults
   double estimate(const NodeKind& kind) const;
   void record(const NodeKind& kind, bool accepted);
   std::uint64_t observations() const { return observations_; }
 
  private:
-  static int index(const NodeKind& kind);
-  static double prior(const NodeKind& kind);
-  static constexpr int kCells = 3 * 64 * 4;
-  std::array<float, kCells> accepted_{};  // accepted count per cell
-  std::array<float, kCells> tried_{};     // tries (parent accepted) per cell
+  std::vector<double> priors_;  // prior mean per cell
+  double prior_weight_;         // pseudo-observations behind each prior
+  AcceptanceCounts online_;     // decayed counts seen in this process
   std::uint64_t observations_ = 0;
 };
 

@@ -16,12 +16,16 @@ int strength_bucket(const SearchStep& s) {
 }  // namespace
 
 ReaderDrafter::ReaderDrafter(TreeShape shape, std::unique_ptr<Speculator> speculator,
-                             const NextTokenSource* datastore, bool use_retrieval)
+                             const NextTokenSource* datastore, bool use_retrieval,
+                             DraftPolicy policy)
     : shape_(std::move(shape)),
       speculator_(std::move(speculator)),
       datastore_(datastore),
       use_retrieval_(use_retrieval),
-      trie_(TrieOptions{std::max(16, shape_.max_suffix_len + 1), 1u << 22}) {
+      trie_(TrieOptions{std::max(16, shape_.max_suffix_len + 1), 1u << 22}),
+      cost_(std::move(policy.cost)),
+      acceptance_(std::move(policy.priors)),
+      calibrate_(policy.calibrate) {
   sources_.push_back(&trie_);
   if (datastore_) sources_.push_back(datastore_);
 }
@@ -32,32 +36,31 @@ void ReaderDrafter::begin(TokenSpan prompt) {
   if (speculator_) speculator_->begin(prompt);
 }
 
-int ReaderDrafter::add_retrieval_path(DraftTree& tree, int parent, TokenSpan context, int depth,
-                                      DraftSource source) {
+void ReaderDrafter::add_retrieval_path(DraftTree& tree, int parent, TokenSpan context, int depth,
+                                       DraftSource source) {
   SearchOptions opts;
   opts.max_suffix_len = shape_.max_suffix_len;
   opts.depth = depth;
   for (const SearchStep& step : search_path_steps(context, opts, sources_)) {
-    const int before = tree.size();
     parent = tree.add(parent, step.token, source);
     if (parent < 0) break;
-    if (tree.size() > before)
-      kinds_.push_back({source, std::min(step.match_len, 15), strength_bucket(step)});
+    // Source 0 is this text's trie; a level matched only by the datastore is weaker.
+    const int store = (step.sources & 1u) ? 0 : 1;
+    proposals_.push_back({parent, {source, step.match_len, strength_bucket(step), store}});
   }
-  return parent;
 }
 
 DraftTree ReaderDrafter::draft(TokenSpan context, int budget_cap) {
   DraftTree tree(context.back(), std::min(shape_.budget(), budget_cap));
-  kinds_.assign(1, NodeKind{});
+  proposals_.clear();
   if (speculator_) {
     speculator_->draft(context, tree);
     for (int i = 1; i < tree.size(); ++i) {  // kind: depth and rank among siblings
       int rank = 0;
       for (int c = tree.first_child(tree.parent(i)); c != i && c >= 0; c = tree.next_sibling(c))
         ++rank;
-      kinds_.push_back(
-          {DraftSource::kSpeculator, std::min(tree.depth(i) - 1, 15) * 4 + std::min(rank, 3), 0});
+      proposals_.push_back(
+          {i, {DraftSource::kSpeculator, std::min(tree.depth(i) - 1, 15) * 4 + std::min(rank, 3)}});
     }
   }
   if (use_retrieval_) {
@@ -82,26 +85,41 @@ DraftTree ReaderDrafter::draft(TokenSpan context, int budget_cap) {
       }
     }
   }
-  if (!shape_.adaptive || tree.size() == 1) return tree;
+  if (calibrate_ || !shape_.adaptive || tree.size() == 1) return tree;
 
-  // Keep only what is worth verifying here (Theorem 1 with the measured cost curve).
-  std::vector<double> q(static_cast<size_t>(tree.size()), 1.0);
-  for (int i = 1; i < tree.size(); ++i)
-    q[static_cast<size_t>(i)] = acceptance_.estimate(kinds_[static_cast<size_t>(i)]);
+  // Keep only what is worth verifying here (Theorem 1 with the cost at this context length).
+  // A node several sources proposed is as likely as the most confident of them says.
+  std::vector<double> q(static_cast<size_t>(tree.size()), 0.0);
+  q[0] = 1.0;
+  for (const Proposal& p : proposals_)
+    q[static_cast<size_t>(p.node)] =
+        std::max(q[static_cast<size_t>(p.node)], acceptance_.estimate(p.kind));
+  const CostCurve cost = cost_.at(static_cast<int>(context.size()));
   const std::vector<int> keep =
-      shape_.single_path ? best_path(tree, q, cost_) : best_subtree(tree, q, cost_);
-  std::vector<NodeKind> kept_kinds;
-  for (int i : keep) kept_kinds.push_back(kinds_[static_cast<size_t>(i)]);
-  kinds_ = std::move(kept_kinds);
+      shape_.single_path ? best_path(tree, q, cost) : best_subtree(tree, q, cost);
+  std::vector<int> new_index(static_cast<size_t>(tree.size()), -1);
+  for (size_t k = 0; k < keep.size(); ++k)
+    new_index[static_cast<size_t>(keep[k])] = static_cast<int>(k);
+  std::vector<Proposal> kept;
+  for (const Proposal& p : proposals_)
+    if (new_index[static_cast<size_t>(p.node)] > 0)
+      kept.push_back({new_index[static_cast<size_t>(p.node)], p.kind});
+  proposals_ = std::move(kept);
   return restrict_tree(tree, keep);
 }
 
 void ReaderDrafter::feedback(const DraftTree& tree, const std::vector<int>& accepted_nodes) {
   std::vector<char> accepted(static_cast<size_t>(tree.size()), 0);
   for (int n : accepted_nodes) accepted[static_cast<size_t>(n)] = 1;
-  for (int i = 1; i < tree.size() && i < static_cast<int>(kinds_.size()); ++i)
-    if (accepted[static_cast<size_t>(tree.parent(i))])
-      acceptance_.record(kinds_[static_cast<size_t>(i)], accepted[static_cast<size_t>(i)] != 0);
+  for (const Proposal& p : proposals_) {
+    if (p.node <= 0 || p.node >= tree.size()) continue;
+    if (!accepted[static_cast<size_t>(tree.parent(p.node))]) continue;  // never tried
+    const bool ok = accepted[static_cast<size_t>(p.node)] != 0;
+    if (calibrate_)
+      calibration_.add(p.kind, ok);
+    else
+      acceptance_.record(p.kind, ok);
+  }
 }
 
 void ReaderDrafter::observe(const DraftTree& tree, const NodeLogits& logits) {

@@ -1,71 +1,10 @@
 #include "reader/tree_policy.h"
 
 #include <algorithm>
-#include <cmath>
 #include <numeric>
 #include <stdexcept>
 
 namespace reader {
-
-CostCurve::CostCurve(std::vector<std::pair<int, double>> points) : points_(std::move(points)) {
-  if (points_.empty() || points_.front().first != 1)
-    throw std::invalid_argument("cost curve must start at n = 1");
-  for (size_t i = 1; i < points_.size(); ++i)
-    if (points_[i].first <= points_[i - 1].first)
-      throw std::invalid_argument("cost curve must be sorted by n");
-}
-
-double CostCurve::operator()(int n) const {
-  if (n <= points_.front().first) return points_.front().second;
-  for (size_t i = 1; i < points_.size(); ++i) {
-    if (n <= points_[i].first) {
-      const auto [n0, c0] = points_[i - 1];
-      const auto [n1, c1] = points_[i];
-      return c0 + (c1 - c0) * (n - n0) / static_cast<double>(n1 - n0);
-    }
-  }
-  if (points_.size() == 1) return points_[0].second * n;
-  const auto [n0, c0] = points_[points_.size() - 2];
-  const auto [n1, c1] = points_.back();
-  return c1 + (c1 - c0) * (n - n1) / static_cast<double>(n1 - n0);
-}
-
-CostCurve default_cost_curve() {
-  // reader bench --cost-curve on this machine: SmolLM2-135M requantized to Q8_0, llama.cpp
-  // with the sgemm-for-every-batch patch, 2 threads, 512 cached tokens, medians of 7 runs.
-  return CostCurve({{1, 1.0}, {2, 1.19}, {4, 1.66}, {8, 2.73}, {16, 4.58}, {32, 9.19}, {64, 16.2}});
-}
-
-int AcceptanceModel::index(const NodeKind& k) {
-  const int src = k.source == DraftSource::kSpeculator ? 0
-                  : k.source == DraftSource::kWidening ? 1
-                                                       : 2;
-  return (src * 64 + std::clamp(k.feature, 0, 63)) * 4 + std::clamp(k.strength, 0, 3);
-}
-
-double AcceptanceModel::prior(const NodeKind& k) {
-  if (k.source == DraftSource::kSpeculator) return k.feature == 0 ? 0.35 : 0.15;
-  // Retrieval: longer matches and more unanimous counts predict verbatim copies.
-  return std::min(0.9, 0.15 + 0.08 * k.feature + 0.1 * k.strength);
-}
-
-double AcceptanceModel::estimate(const NodeKind& kind) const {
-  constexpr double kPriorWeight = 4.0;
-  const auto i = static_cast<size_t>(index(kind));
-  const double mean = (accepted_[i] + kPriorWeight * prior(kind)) / (tried_[i] + kPriorWeight);
-  // Optimism for kinds rarely tried: a node pruned for a pessimistic estimate would never be
-  // verified, so its estimate would never improve (an upper confidence bound).
-  return std::min(1.0, mean + 0.2 / std::sqrt(1.0 + tried_[i]));
-}
-
-void AcceptanceModel::record(const NodeKind& kind, bool accepted) {
-  const auto i = static_cast<size_t>(index(kind));
-  // Exponential forgetting keeps the estimate following the current text.
-  constexpr float kDecay = 0.995f;
-  accepted_[i] = accepted_[i] * kDecay + (accepted ? 1.0f : 0.0f);
-  tried_[i] = tried_[i] * kDecay + 1.0f;
-  ++observations_;
-}
 
 namespace {
 // alpha_i: probability that node i and all its ancestors are accepted (root: 1).

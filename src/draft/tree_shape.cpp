@@ -43,12 +43,10 @@ void TreeShape::validate(int max_branches) const {
   if (budget() > 512) bad("more than 512 nodes");
 }
 
-TreeShape load_tree_shape(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument("cannot read tree shape file: " + path.string());
+TreeShape parse_tree_shape(std::string_view text, const std::string& where) {
   TreeShape s;
   try {
-    const nlohmann::json j = nlohmann::json::parse(in);
+    const nlohmann::json j = nlohmann::json::parse(text);
     if (!j.is_object()) throw std::invalid_argument("top level must be an object");
     for (const auto& [key, value] : j.items()) {
       if (key == "speculator") {
@@ -73,11 +71,19 @@ TreeShape load_tree_shape(const std::filesystem::path& path) {
         throw std::invalid_argument("unknown key \"" + key + "\"");
     }
   } catch (const nlohmann::json::exception& e) {
-    throw std::invalid_argument("malformed tree shape " + path.string() + ": " + e.what());
+    throw std::invalid_argument("malformed tree shape " + where + ": " + e.what());
   } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument("malformed tree shape " + path.string() + ": " + e.what());
+    throw std::invalid_argument("malformed tree shape " + where + ": " + e.what());
   }
   return s;
+}
+
+TreeShape load_tree_shape(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument("cannot read tree shape file: " + path.string());
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_tree_shape(text.str(), path.string());
 }
 
 std::string tree_shape_to_json(const TreeShape& s) {

@@ -61,7 +61,10 @@ TreeShape default_tree_shape(Method method) {
 Generator::Generator(Model& model, MethodConfig config)
     : model_(model),
       config_(std::move(config)),
-      shape_(config_.shape ? *config_.shape : default_tree_shape(config_.method)) {
+      shape_(config_.shape ? *config_.shape
+             : config_.method == Method::kReader && config_.profile && config_.profile->shape
+                 ? *config_.profile->shape
+                 : default_tree_shape(config_.method)) {
   if (config_.method == Method::kAutoregressive) return;  // AR drafts nothing
   shape_.validate(model.n_seq_max() - 1);
   std::unique_ptr<Speculator> speculator;
@@ -85,8 +88,18 @@ Generator::Generator(Model& model, MethodConfig config)
       speculator = make_draft_model_speculator(*config_.draft_model, shape_.speculator);
       break;
   }
-  drafter_ =
-      std::make_unique<ReaderDrafter>(shape_, std::move(speculator), config_.datastore, retrieval);
+  DraftPolicy policy;
+  policy.cost = cost_model_for(model_, config_.profile);
+  policy.priors =
+      acceptance_priors(config_.profile ? config_.profile->acceptance : AcceptanceCounts{});
+  policy.calibrate = config_.calibrate;
+  if (policy.calibrate) shape_.adaptive = false;
+  drafter_ = std::make_unique<ReaderDrafter>(shape_, std::move(speculator), config_.datastore,
+                                             retrieval, std::move(policy));
+}
+
+AcceptanceCounts Generator::calibration_counts() const {
+  return drafter_ ? drafter_->calibration_counts() : AcceptanceCounts{};
 }
 
 Generator::~Generator() = default;

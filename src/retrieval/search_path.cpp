@@ -24,8 +24,10 @@ class Merger {
   void collect(TokenSpan context, int max_suffix_len) {
     candidates_.clear();
     match_len_ = 0;
+    sources_mask_ = 0;
     int contributing = 0;
-    for (const NextTokenSource* source : sources_) {
+    for (std::size_t k = 0; k < sources_.size(); ++k) {
+      const NextTokenSource* source = sources_[k];
       const std::size_t before = candidates_.size();
       const int len = source->append_next_token_counts(context, max_suffix_len, candidates_);
       if (candidates_.size() == before) continue;
@@ -34,10 +36,12 @@ class Merger {
                           candidates_.begin() + static_cast<std::ptrdiff_t>(before));
         match_len_ = len;
         contributing = 1;
+        sources_mask_ = 1u << std::min<std::size_t>(k, 31);
       } else if (len < match_len_) {
         candidates_.resize(before);
       } else {
         ++contributing;
+        sources_mask_ |= 1u << std::min<std::size_t>(k, 31);
       }
     }
     if (contributing <= 1) return;  // one source lists each token once already
@@ -65,6 +69,7 @@ class Merger {
 
   std::vector<TokenCount>& candidates() { return candidates_; }
   int match_len() const { return match_len_; }
+  std::uint32_t sources_mask() const { return sources_mask_; }
   std::uint64_t total() const {
     std::uint64_t t = 0;
     for (const TokenCount& c : candidates_) t += c.count;
@@ -75,6 +80,7 @@ class Merger {
   std::span<const NextTokenSource* const> sources_;  // queried in order
   std::vector<TokenCount> candidates_;               // merged counts of the current level
   int match_len_ = 0;                                // suffix length the candidates come from
+  std::uint32_t sources_mask_ = 0;                   // which sources matched at match_len_
 };
 
 std::uint64_t min_count_of(const SearchOptions& opts) {
@@ -108,7 +114,8 @@ std::vector<SearchStep> search_path_steps(TokenSpan context, const SearchOptions
     merger.collect(TokenSpan(work).last(std::min(window, work.size())), opts.max_suffix_len);
     const TokenCount* best = merger.top(min_count);
     if (best == nullptr) break;
-    path.push_back({best->token, merger.match_len(), best->count, merger.total()});
+    path.push_back(
+        {best->token, merger.match_len(), best->count, merger.total(), merger.sources_mask()});
     work.push_back(best->token);
   }
   return path;

@@ -93,7 +93,7 @@ TEST(AcceptanceTest, LongestPathMatchesNaiveWalk) {
 
 TEST(TreePolicyTest, BestSubtreeMatchesBruteForce) {
   std::mt19937 rng(4);
-  const CostCurve cost = default_cost_curve();
+  const CostCurve cost = fallback_cost_model().at(512);
   for (int round = 0; round < 300; ++round) {
     const DraftTree t = random_tree(rng, 2 + static_cast<int>(rng() % 9), 4);
     std::vector<double> q(static_cast<size_t>(t.size()), 1.0);
@@ -132,7 +132,7 @@ TEST(TreePolicyTest, BestSubtreeMatchesBruteForce) {
 
 TEST(TreePolicyTest, BestPathMatchesBruteForce) {
   std::mt19937 rng(6);
-  const CostCurve cost = default_cost_curve();
+  const CostCurve cost = fallback_cost_model().at(512);
   for (int round = 0; round < 300; ++round) {
     const DraftTree t = random_tree(rng, 2 + static_cast<int>(rng() % 12), 4);
     std::vector<double> q(static_cast<size_t>(t.size()), 1.0);

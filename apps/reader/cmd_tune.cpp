@@ -1,0 +1,260 @@
+// reader tune: the paper's calibration (Appendix "Choosing Tree Structure") for this model
+// on this machine. It measures the verification cost c(n, L) at several context lengths,
+// runs READER on calibration prompts verifying every candidate node to count how often
+// each kind of node is accepted, chooses the speculator template by Theorem 1 from those
+// rates, and writes it all to a profile that generate and bench load by default.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <thread>
+
+#include "bench_report.h"
+#include "cli_common.h"
+#include "progress.h"
+#include "prompt_sets.h"
+#include "reader/methods.h"
+#include "reader/profile.h"
+
+namespace reader::cli {
+namespace {
+
+struct TuneFlags {
+  ModelFlags model;
+  std::string datastore = "auto";
+  std::string out;  // default: models/<model>.profile.json
+  std::vector<std::string> sets = {"mt_bench"};
+  int prompt_offset = 40;  // calibration prompts come after the ones bench reports on
+  int prompts = 16;
+  int max_tokens = 96;
+  int repeats = 5;
+  std::vector<int> contexts = {256, 1024, 2048, 3072};
+  bool cost_only = false;
+};
+
+void write_text(const std::filesystem::path& p, const std::string& text) {
+  std::ofstream f(p);
+  if (!f || !(f << text)) throw UsageError("cannot write " + p.string());
+}
+
+// The speculator template whose expected accepted tokens per unit of cost is highest under
+// the calibrated rates (Theorem 1): prune the default template's least likely nodes.
+std::vector<TemplateNode> tuned_template(const std::vector<TemplateNode>& tmpl,
+                                         const std::vector<double>& priors, const CostCurve& cost) {
+  DraftTree tree(0, static_cast<int>(tmpl.size()) + 1);
+  std::vector<double> q = {1.0};
+  for (size_t i = 0; i < tmpl.size(); ++i) {
+    const int parent = tmpl[i].parent < 0 ? 0 : tmpl[i].parent + 1;
+    tree.add(parent, static_cast<Token>(i + 1), DraftSource::kSpeculator);
+    NodeKind k;
+    k.feature =
+        std::min(tree.depth(static_cast<int>(i) + 1) - 1, 15) * 4 + std::min(tmpl[i].rank, 3);
+    q.push_back(priors[static_cast<size_t>(AcceptanceCounts::cell(k))]);
+  }
+  const std::vector<int> keep = best_subtree(tree, q, cost);
+  std::vector<int> new_index(tmpl.size() + 1, -1);
+  std::vector<TemplateNode> out;
+  for (int node : keep) {
+    if (node == 0) continue;
+    const TemplateNode& t = tmpl[static_cast<size_t>(node - 1)];
+    new_index[static_cast<size_t>(node)] = static_cast<int>(out.size());
+    out.push_back({t.parent < 0 ? -1 : new_index[static_cast<size_t>(t.parent + 1)], t.rank});
+  }
+  return out;
+}
+
+void print_cost(const CostModel& cost) {
+  std::printf("\nverification cost c(n) = time(n tokens) / time(1 token):\n| context |");
+  const auto& first = cost.curves().front().curve.points();
+  for (const auto& [n, c] : first) std::printf(" n=%d |", n);
+  std::printf("\n|---|");
+  for (size_t i = 0; i < first.size(); ++i) std::printf("---|");
+  std::printf("\n");
+  for (const auto& curve : cost.curves()) {
+    std::printf("| %d |", curve.context);
+    for (const auto& [n, c] : curve.curve.points()) std::printf(" %.2f |", c);
+    std::printf("\n");
+  }
+}
+
+// Plots: the cost curves, and calibrated acceptance by kind.
+void write_plots(const Profile& p, const std::filesystem::path& stem) {
+  BarChart cost{fmt::format("Verification cost c(n, L), {} ({})", p.model, p.machine),
+                "time(n) / time(1)",
+                {},
+                {},
+                {},
+                1.0};
+  for (const auto& [n, c] : p.cost.curves().front().curve.points())
+    cost.categories.push_back(std::to_string(n));
+  for (const auto& curve : p.cost.curves()) {
+    const std::string s = fmt::format("L = {}", curve.context);
+    cost.series.push_back(s);
+    for (const auto& [n, c] : curve.curve.points()) cost.value[s][std::to_string(n)] = c;
+  }
+  write_text(stem.string() + ".cost.svg", render_svg(cost));
+
+  const std::vector<double> priors = acceptance_priors(p.acceptance);
+  BarChart acc{"Calibrated acceptance q(node | parent accepted) by kind", "q", {}, {}, {}, 0};
+  // Speculator: by depth (rank 0); retrieval: by match length (this text / datastore only).
+  for (int f = 1; f <= 8; ++f) acc.categories.push_back(std::to_string(f));
+  const auto put = [&](const std::string& series, NodeKind k, int f) {
+    if (std::find(acc.series.begin(), acc.series.end(), series) == acc.series.end())
+      acc.series.push_back(series);
+    acc.value[series][std::to_string(f)] = priors[static_cast<size_t>(AcceptanceCounts::cell(k))];
+  };
+  for (int f = 1; f <= 8; ++f) {
+    put("speculator top-1 at depth", {DraftSource::kSpeculator, (f - 1) * 4, 0, 0}, f);
+    put("widening, trie match length", {DraftSource::kWidening, f, 3, 0}, f);
+    put("widening, datastore match length", {DraftSource::kWidening, f, 3, 1}, f);
+    put("deepening, match length", {DraftSource::kDeepening, f, 3, 0}, f);
+  }
+  write_text(stem.string() + ".acceptance.svg", render_svg(acc));
+}
+
+void print_acceptance(const AcceptanceCounts& counts) {
+  const std::vector<double> priors = acceptance_priors(counts);
+  std::printf(
+      "\ncalibrated acceptance q (prior used by the drafter; tried = calibration evidence):\n"
+      "| kind | feature | q | tried |\n|---|---|---|---|\n");
+  for (int cell = 0; cell < AcceptanceCounts::kCells; ++cell) {
+    if (counts.tried(cell) < 20) continue;
+    const NodeKind k = AcceptanceCounts::kind(cell);
+    std::string feature = k.source == DraftSource::kSpeculator
+                              ? fmt::format("depth {} rank {}", k.feature / 4 + 1, k.feature % 4)
+                              : fmt::format("match {} share {} {}", k.feature, k.strength,
+                                            k.store ? "datastore" : "trie");
+    std::printf("| %s | %s | %.2f | %.0f |\n", std::string(to_string(k.source)).c_str(),
+                feature.c_str(), priors[static_cast<size_t>(cell)], counts.tried(cell));
+  }
+}
+
+void run_tune(const TuneFlags& f) {
+  auto model = Model::load(f.model.options(64));
+  const std::filesystem::path out =
+      f.out.empty() ? default_profile_path(f.model.model_path) : std::filesystem::path(f.out);
+  {
+    std::error_code ec;
+    const auto dir = std::filesystem::absolute(out).parent_path();
+    if (!std::filesystem::is_directory(dir, ec))
+      throw UsageError("output directory does not exist: " + dir.string());
+  }
+  Profile p;
+  if (f.cost_only && std::filesystem::exists(out)) {  // keep its calibration, renew the cost
+    try {
+      p = load_profile(out);
+      check_profile_matches(p, *model, out);
+    } catch (const ProfileError& e) {
+      throw UsageError(std::string(e.what()) + " (remove it or choose another --out)");
+    }
+  }
+  p.model = model->description();
+  p.tokenizer = model->tokenizer_fingerprint();
+  p.machine = machine_key();
+  p.threads = model->options().n_threads > 0
+                  ? model->options().n_threads
+                  : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  std::printf("tuning %s on %s, %d threads\n", p.model.c_str(), p.machine.c_str(), p.threads);
+
+  CostProbe probe;
+  probe.contexts = f.contexts;
+  probe.sizes = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+  probe.repeats = f.repeats;
+  {
+    ProgressBar bar("tune: cost");
+    p.cost = measure_cost_model(*model, probe, [&](double x) { bar.update(x); });
+    bar.finish();
+  }
+  print_cost(p.cost);
+
+  if (!f.cost_only) {
+    MethodInputs in;
+    in.datastore = f.datastore;
+    in.profile = "none";
+    const LoadedInputs inputs = load_method_inputs(in, *model, Method::kReader);
+    MethodConfig config = inputs.config(Method::kReader);
+    config.profile = &p;  // the cost just measured (calibration prunes nothing anyway)
+    config.calibrate = true;
+    Generator gen(*model, config);
+    std::vector<PromptItem> items;
+    for (const auto& set : f.sets) {
+      std::vector<PromptItem> all =
+          load_prompt_set(set, default_data_dir(), f.prompt_offset + f.prompts);
+      if (static_cast<int>(all.size()) <= f.prompt_offset)
+        throw UsageError(fmt::format("prompt set '{}' has only {} prompts; --prompt-offset is {}",
+                                     set, all.size(), f.prompt_offset));
+      items.insert(items.end(), all.begin() + f.prompt_offset, all.end());
+    }
+    GenerationOptions opts;
+    opts.max_tokens = f.max_tokens;
+    ProgressBar bar("tune: acceptance");
+    int tokens = 0;
+    std::vector<double> contexts;
+    for (size_t i = 0; i < items.size(); ++i) {
+      const Tokens prompt = model->tokenize(model->apply_chat_template(items[i].user), true, true);
+      if (static_cast<int>(prompt.size()) + f.max_tokens + 64 > model->n_ctx()) continue;
+      const GenerationResult r = gen.run(prompt, opts);
+      tokens += r.stats.generated_tokens;
+      contexts.push_back(static_cast<double>(prompt.size()) + r.stats.generated_tokens / 2.0);
+      bar.update(static_cast<double>(i + 1) / static_cast<double>(items.size()), items[i].id);
+    }
+    bar.finish(fmt::format("{} tokens", tokens));
+    p.acceptance = gen.calibration_counts();
+    p.calibration =
+        fmt::format("{} prompts of {} after the first {}, {} tokens each, {} generated",
+                    items.size(), fmt::join(f.sets, ","), f.prompt_offset, f.max_tokens, tokens);
+    print_acceptance(p.acceptance);
+    // Theorem 1 on the calibrated rates at the typical calibration context.
+    TreeShape shape = default_tree_shape(Method::kReader);
+    const int typical = contexts.empty() ? 512 : static_cast<int>(median(contexts));
+    shape.speculator =
+        tuned_template(shape.speculator, acceptance_priors(p.acceptance), p.cost.at(typical));
+    p.shape = shape;
+    std::printf("\ntree shape chosen (Theorem 1 at %d cached tokens): %s\n", typical,
+                tree_shape_to_json(shape).c_str());
+  }
+  save_profile(p, out);
+  write_plots(p, std::filesystem::path(out).replace_extension(""));
+  std::printf("wrote %s (plots: %s.{cost,acceptance}.svg)\n", out.c_str(),
+              std::filesystem::path(out).replace_extension("").c_str());
+}
+
+}  // namespace
+
+void add_tune_command(CLI::App& app) {
+  auto f = std::make_shared<TuneFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "tune", "calibrate for this machine: verification cost, acceptance rates, tree shape");
+  f->model.add_to(*cmd);
+  cmd->add_option("--datastore", f->datastore,
+                  "long-term datastore (auto: models/<model>.rds if built; none)")
+      ->capture_default_str();
+  cmd->add_option("-o,--out", f->out, "profile file (default: models/<model>.profile.json)");
+  cmd->add_option("--prompts", f->sets, "calibration prompt sets (never the ones you report on)")
+      ->delimiter(',')
+      ->capture_default_str();
+  cmd->add_option("--prompt-offset", f->prompt_offset,
+                  "skip this many prompts of each set (bench reports on the first ones)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 100000));
+  cmd->add_option("--n-prompts", f->prompts, "calibration prompts per set")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 10000));
+  cmd->add_option("-n,--max-tokens", f->max_tokens, "tokens generated per calibration prompt")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--repeats", f->repeats, "timed repetitions per cost point")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
+  cmd->add_option("--contexts", f->contexts, "context lengths at which to measure the cost")
+      ->delimiter(',')
+      ->capture_default_str()
+      ->check(CLI::Range(16, 1 << 20));
+  cmd->add_flag("--cost-only", f->cost_only,
+                "measure the cost curve only (no calibration prompts)");
+  cmd->callback([f] { run_tune(*f); });
+}
+
+}  // namespace reader::cli

@@ -1,0 +1,74 @@
+// Profile: what `reader tune` measured for one model on one machine, so that the tree
+// policy drafts only what pays HERE. Two parts:
+//   - cost: c(n, L), the time of verifying n tokens over one autoregressive step at L
+//     cached tokens, for this model, llama.cpp build, CPU and thread count;
+//   - acceptance: calibration counts per kind of draft node (tree_policy.h), from which
+//     the drafter's priors come.
+// Stored as JSON beside the model (models/<model stem>.profile.json). A cost measured on
+// another machine is never used: without a matching one the cost is measured once and
+// cached under ~/.cache/reader/cost/ (cost_model_for).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "reader/drafter.h"
+#include "reader/tree_policy.h"
+
+namespace reader {
+
+class Model;
+
+// A profile that cannot be used (unreadable, corrupt, for another model); one line.
+class ProfileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Profile {
+  std::string model;                       // Model::description() of the tuned model
+  std::uint64_t tokenizer = 0;             // its tokenizer fingerprint: a foreign model is refused
+  std::string machine;                     // machine_key() where the cost was measured
+  int threads = 0;                         // threads the cost was measured with
+  CostModel cost = fallback_cost_model();  // c(n, L) on that machine
+  AcceptanceCounts acceptance;             // calibration counts per node kind
+  std::string calibration;                 // which prompts were calibrated on (for the record)
+  std::optional<TreeShape> shape;          // tree shape chosen from the calibration (Theorem 1)
+};
+
+// Identifies what a cost curve depends on besides the model: CPU model and features,
+// the llama.cpp build (setup's wheel key) and its compiled-in features.
+std::string machine_key();
+// models/<model stem>.profile.json
+std::filesystem::path default_profile_path(const std::filesystem::path& model_path);
+
+// Throws ProfileError naming the file and the problem.
+Profile load_profile(const std::filesystem::path& path);
+// Written atomically (temporary file, then rename).
+void save_profile(const Profile& profile, const std::filesystem::path& path);
+std::string profile_to_json(const Profile& profile);
+// Throws ProfileError unless `profile` was tuned for `model`'s vocabulary.
+void check_profile_matches(const Profile& profile, const Model& model,
+                           const std::filesystem::path& path);
+
+// How the cost is probed: chains of each size decoded on top of each context length.
+struct CostProbe {
+  std::vector<int> contexts = {256, 1024, 2048};            // cached tokens (skipped if too long)
+  std::vector<int> sizes = {1, 2, 3, 4, 6, 8, 12, 16, 32};  // tokens per verification
+  int repeats = 3;                                          // timed rounds (after one warm-up)
+};
+// Measures c(n, L) on `model` (clears its KV cache). `progress` gets 0..1.
+CostModel measure_cost_model(Model& model, const CostProbe& probe,
+                             const std::function<void(double)>& progress = {});
+
+// The cost the drafter should use: the profile's if it was measured on this machine with
+// these threads, else one cached for this machine, else measured now (a few seconds, a
+// note on stderr) and cached.
+CostModel cost_model_for(Model& model, const Profile* profile);
+
+}  // namespace reader

@@ -1,0 +1,177 @@
+// Acceptance rates per kind of draft node: calibration counts, the priors derived from
+// them, and the online model the drafter consults every step.
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+#include "reader/tree_policy.h"
+
+namespace reader {
+namespace {
+
+constexpr int kStrengths = 4;
+constexpr int kStores = 2;
+constexpr int kSources = 3;
+// Pseudo-observations a group's estimate lends to the finer group below it.
+constexpr double kBackoffWeight = 4.0;
+
+int source_index(DraftSource s) {
+  return s == DraftSource::kSpeculator ? 0 : s == DraftSource::kWidening ? 1 : 2;
+}
+
+// What we assume with no calibration at all: cautious, so that an uncalibrated drafter
+// drafts only on strong evidence. A retrieval token is believed in proportion to the
+// verbatim context it continues; at c(2) ~ 1.2 a token pays only above q ~ 0.2.
+double structural_default(int source, int feature, int store) {
+  if (source == 0) {
+    const int rank = feature % 4;
+    const int depth = feature / 4 + 1;
+    return rank > 0 ? 0.05 : depth == 1 ? 0.2 : 0.15;
+  }
+  const double trie = std::min(0.5, 0.05 * feature);
+  return store == 0 ? trie : 0.6 * trie;
+}
+
+// Weighted isotonic (non-decreasing) regression by pool-adjacent-violators.
+void make_non_decreasing(std::vector<double>& y, const std::vector<double>& w) {
+  struct Block {
+    double sum, weight;
+    int count;
+  };
+  std::vector<Block> blocks;
+  for (size_t i = 0; i < y.size(); ++i) {
+    blocks.push_back({y[i] * w[i], w[i], 1});
+    while (blocks.size() > 1 && blocks[blocks.size() - 2].sum * blocks.back().weight >
+                                    blocks.back().sum * blocks[blocks.size() - 2].weight) {
+      Block b = blocks.back();
+      blocks.pop_back();
+      blocks.back().sum += b.sum;
+      blocks.back().weight += b.weight;
+      blocks.back().count += b.count;
+    }
+  }
+  size_t i = 0;
+  for (const Block& b : blocks)
+    for (int k = 0; k < b.count; ++k) y[i++] = b.sum / b.weight;
+}
+
+}  // namespace
+
+AcceptanceCounts::AcceptanceCounts()
+    : accepted_(static_cast<size_t>(kCells), 0.0), tried_(static_cast<size_t>(kCells), 0.0) {}
+
+int AcceptanceCounts::cell(const NodeKind& k) {
+  const int f = std::clamp(k.feature, 0, kFeatures - 1);
+  const int s = std::clamp(k.strength, 0, kStrengths - 1);
+  const int st = std::clamp(k.store, 0, kStores - 1);
+  return ((source_index(k.source) * kFeatures + f) * kStrengths + s) * kStores + st;
+}
+
+NodeKind AcceptanceCounts::kind(int cell) {
+  NodeKind k;
+  k.store = cell % kStores;
+  cell /= kStores;
+  k.strength = cell % kStrengths;
+  cell /= kStrengths;
+  k.feature = cell % kFeatures;
+  const int src = cell / kFeatures;
+  k.source = src == 0   ? DraftSource::kSpeculator
+             : src == 1 ? DraftSource::kWidening
+                        : DraftSource::kDeepening;
+  return k;
+}
+
+void AcceptanceCounts::add(const NodeKind& kind, bool accepted, double weight) {
+  const auto c = static_cast<size_t>(cell(kind));
+  tried_[c] += weight;
+  if (accepted) accepted_[c] += weight;
+}
+
+void AcceptanceCounts::set(int cell, double accepted, double tried) {
+  if (cell < 0 || cell >= kCells) throw std::out_of_range("acceptance cell out of range");
+  if (!(accepted >= 0) || !(tried >= accepted))
+    throw std::invalid_argument("acceptance counts need 0 <= accepted <= tried");
+  accepted_[static_cast<size_t>(cell)] = accepted;
+  tried_[static_cast<size_t>(cell)] = tried;
+}
+
+double AcceptanceCounts::total_tried() const {
+  return std::accumulate(tried_.begin(), tried_.end(), 0.0);
+}
+
+std::vector<double> acceptance_priors(const AcceptanceCounts& counts) {
+  constexpr int F = AcceptanceCounts::kFeatures;
+  std::vector<double> prior(static_cast<size_t>(AcceptanceCounts::kCells), 0.0);
+  const auto shrink = [](double a, double n, double toward) {
+    return (a + kBackoffWeight * toward) / (n + kBackoffWeight);
+  };
+  // Group sums over the cells of one source/feature (all strengths, stores).
+  for (int src = 0; src < kSources; ++src) {
+    for (int f = 0; f < F; ++f) {
+      for (int st = 0; st < kStores; ++st) {
+        // Level 1: every source of the same class at this feature (and store, for retrieval).
+        double a1 = 0, n1 = 0, a2 = 0, n2 = 0;
+        for (int s2 = 0; s2 < kSources; ++s2) {
+          if ((s2 == 0) != (src == 0)) continue;
+          for (int s = 0; s < kStrengths; ++s) {
+            const int c = ((s2 * F + f) * kStrengths + s) * kStores + st;
+            a1 += counts.accepted(c);
+            n1 += counts.tried(c);
+            if (s2 == src) {
+              a2 += counts.accepted(c);
+              n2 += counts.tried(c);
+            }
+          }
+        }
+        const double est1 = shrink(a1, n1, structural_default(src, f, st));
+        const double est2 = shrink(a2, n2, est1);
+        for (int s = 0; s < kStrengths; ++s) {
+          const int c = ((src * F + f) * kStrengths + s) * kStores + st;
+          prior[static_cast<size_t>(c)] = shrink(counts.accepted(c), counts.tried(c), est2);
+        }
+      }
+    }
+  }
+  // Retrieval: non-decreasing in match length within each (source, strength, store) row.
+  for (int src = 1; src < kSources; ++src)
+    for (int s = 0; s < kStrengths; ++s)
+      for (int st = 0; st < kStores; ++st) {
+        std::vector<double> y, w;
+        std::vector<int> cells;
+        for (int f = 1; f < F; ++f) {
+          const int c = ((src * F + f) * kStrengths + s) * kStores + st;
+          cells.push_back(c);
+          y.push_back(prior[static_cast<size_t>(c)]);
+          // Evidence decides: a cell without calibration data barely pulls its neighbours.
+          w.push_back(counts.tried(c) + 0.05);
+        }
+        make_non_decreasing(y, w);
+        for (size_t i = 0; i < cells.size(); ++i) prior[static_cast<size_t>(cells[i])] = y[i];
+      }
+  return prior;
+}
+
+AcceptanceModel::AcceptanceModel(std::vector<double> priors, double prior_weight)
+    : priors_(std::move(priors)), prior_weight_(prior_weight) {
+  if (priors_.size() != static_cast<size_t>(AcceptanceCounts::kCells))
+    throw std::invalid_argument("acceptance priors have the wrong size");
+}
+
+AcceptanceModel::AcceptanceModel() : AcceptanceModel(acceptance_priors(AcceptanceCounts{})) {}
+
+double AcceptanceModel::estimate(const NodeKind& kind) const {
+  const int c = AcceptanceCounts::cell(kind);
+  return (online_.accepted(c) + prior_weight_ * priors_[static_cast<size_t>(c)]) /
+         (online_.tried(c) + prior_weight_);
+}
+
+void AcceptanceModel::record(const NodeKind& kind, bool accepted) {
+  // Exponential forgetting keeps the estimate following the current text.
+  constexpr double kDecay = 0.995;
+  const int c = AcceptanceCounts::cell(kind);
+  online_.set(c, online_.accepted(c) * kDecay + (accepted ? 1.0 : 0.0),
+              online_.tried(c) * kDecay + 1.0);
+  ++observations_;
+}
+
+}  // namespace reader

@@ -1,0 +1,69 @@
+// Verification cost curves c(n) and their dependence on the context length.
+#include <algorithm>
+#include <stdexcept>
+
+#include "reader/tree_policy.h"
+
+namespace reader {
+
+CostCurve::CostCurve(std::vector<std::pair<int, double>> points) : points_(std::move(points)) {
+  if (points_.empty() || points_.front().first != 1)
+    throw std::invalid_argument("cost curve must start at n = 1");
+  for (size_t i = 1; i < points_.size(); ++i)
+    if (points_[i].first <= points_[i - 1].first)
+      throw std::invalid_argument("cost curve must be sorted by n");
+  for (const auto& [n, c] : points_)
+    if (!(c > 0)) throw std::invalid_argument("cost curve values must be positive");
+}
+
+double CostCurve::operator()(int n) const {
+  if (n <= points_.front().first) return points_.front().second;
+  for (size_t i = 1; i < points_.size(); ++i) {
+    if (n <= points_[i].first) {
+      const auto [n0, c0] = points_[i - 1];
+      const auto [n1, c1] = points_[i];
+      return c0 + (c1 - c0) * (n - n0) / static_cast<double>(n1 - n0);
+    }
+  }
+  if (points_.size() == 1) return points_[0].second * n;
+  const auto [n0, c0] = points_[points_.size() - 2];
+  const auto [n1, c1] = points_.back();
+  return c1 + (c1 - c0) * (n - n1) / static_cast<double>(n1 - n0);
+}
+
+CostModel::CostModel(std::vector<Curve> curves) : curves_(std::move(curves)) {
+  if (curves_.empty()) throw std::invalid_argument("cost model needs at least one curve");
+  for (size_t i = 1; i < curves_.size(); ++i)
+    if (curves_[i].context <= curves_[i - 1].context)
+      throw std::invalid_argument("cost curves must be sorted by context length");
+}
+
+CostCurve CostModel::at(int context) const {
+  if (context <= curves_.front().context) return curves_.front().curve;
+  if (context >= curves_.back().context) return curves_.back().curve;
+  size_t hi = 1;
+  while (curves_[hi].context < context) ++hi;
+  const Curve& a = curves_[hi - 1];
+  const Curve& b = curves_[hi];
+  const double w = (context - a.context) / static_cast<double>(b.context - a.context);
+  // Interpolate at the union of both curves' sample points.
+  std::vector<int> ns;
+  for (const auto& p : a.curve.points()) ns.push_back(p.first);
+  for (const auto& p : b.curve.points()) ns.push_back(p.first);
+  std::sort(ns.begin(), ns.end());
+  ns.erase(std::unique(ns.begin(), ns.end()), ns.end());
+  std::vector<std::pair<int, double>> points;
+  for (int n : ns) points.emplace_back(n, (1 - w) * a.curve(n) + w * b.curve(n));
+  return CostCurve(std::move(points));
+}
+
+CostModel fallback_cost_model() {
+  // reader bench --cost-curve on an Intel Xeon: SmolLM2-135M Q8_0, llama.cpp with the
+  // sgemm-for-every-batch patch, 2 threads, 512 cached tokens, medians of 7 runs.
+  return CostModel(
+      {{512,
+        CostCurve(
+            {{1, 1.0}, {2, 1.19}, {4, 1.66}, {8, 2.73}, {16, 4.58}, {32, 9.19}, {64, 16.2}})}});
+}
+
+}  // namespace reader

@@ -1,0 +1,164 @@
+// Profile files: JSON in and out, the machine key, and where profiles live.
+#include "reader/profile.h"
+
+#include <llama.h>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "reader/model.h"
+#include "retrieval/atomic_file.h"
+
+#ifndef READER_LLAMA_BUILD_KEY
+#define READER_LLAMA_BUILD_KEY "unknown"
+#endif
+
+namespace reader {
+namespace {
+
+using nlohmann::json;
+constexpr int kFormatVersion = 1;
+
+std::string cpu_model_name() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
+    }
+  return "unknown CPU";
+}
+
+std::uint64_t fnv1a(std::string_view s) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+std::string hex(std::uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+std::string source_name(DraftSource s) { return std::string(to_string(s)); }
+
+DraftSource parse_source(const std::string& s) {
+  for (DraftSource d : {DraftSource::kSpeculator, DraftSource::kWidening, DraftSource::kDeepening})
+    if (s == to_string(d)) return d;
+  throw ProfileError("unknown draft source \"" + s + "\"");
+}
+
+}  // namespace
+
+std::string machine_key() {
+  // llama_print_system_info() lists the CPU features ggml was compiled for and found.
+  const std::string build = std::string(llama_print_system_info()) + "|" + READER_LLAMA_BUILD_KEY;
+  return cpu_model_name() + " / build " + hex(fnv1a(build));
+}
+
+std::filesystem::path default_profile_path(const std::filesystem::path& model_path) {
+  std::filesystem::path p = model_path;
+  return p.replace_extension(".profile.json");
+}
+
+std::string profile_to_json(const Profile& p) {
+  json cost = json::array();
+  for (const auto& c : p.cost.curves()) {
+    json points = json::array();
+    for (const auto& [n, v] : c.curve.points()) points.push_back({n, v});
+    cost.push_back({{"context", c.context}, {"curve", points}});
+  }
+  json acc = json::array();
+  for (int cell = 0; cell < AcceptanceCounts::kCells; ++cell) {
+    if (p.acceptance.tried(cell) <= 0) continue;
+    const NodeKind k = AcceptanceCounts::kind(cell);
+    acc.push_back({{"source", source_name(k.source)},
+                   {"feature", k.feature},
+                   {"strength", k.strength},
+                   {"store", k.store},
+                   {"accepted", p.acceptance.accepted(cell)},
+                   {"tried", p.acceptance.tried(cell)}});
+  }
+  json j = {{"format", "reader-profile"},
+            {"version", kFormatVersion},
+            {"model", p.model},
+            {"tokenizer_fingerprint", hex(p.tokenizer)},
+            {"machine", p.machine},
+            {"threads", p.threads},
+            {"cost", cost},
+            {"acceptance", acc},
+            {"calibration", p.calibration}};
+  if (p.shape) j["shape"] = json::parse(tree_shape_to_json(*p.shape));
+  return j.dump(1);
+}
+
+Profile load_profile(const std::filesystem::path& path) {
+  const std::string where = "profile " + path.string();
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ProfileError("cannot read " + where);
+  std::ostringstream text;
+  text << in.rdbuf();
+  Profile p;
+  try {
+    const json j = json::parse(text.str());
+    if (!j.is_object() || j.value("format", "") != "reader-profile")
+      throw ProfileError(where + " is not a reader profile");
+    if (j.at("version").get<int>() != kFormatVersion)
+      throw ProfileError(where + " has format version " +
+                         std::to_string(j.at("version").get<int>()) + ", expected " +
+                         std::to_string(kFormatVersion) + ": run reader tune again");
+    p.model = j.at("model").get<std::string>();
+    p.tokenizer = std::stoull(j.at("tokenizer_fingerprint").get<std::string>(), nullptr, 16);
+    p.machine = j.at("machine").get<std::string>();
+    p.threads = j.at("threads").get<int>();
+    std::vector<CostModel::Curve> curves;
+    for (const json& c : j.at("cost")) {
+      std::vector<std::pair<int, double>> points;
+      for (const json& pt : c.at("curve"))
+        points.emplace_back(pt.at(0).get<int>(), pt.at(1).get<double>());
+      curves.push_back({c.at("context").get<int>(), CostCurve(std::move(points))});
+    }
+    p.cost = CostModel(std::move(curves));
+    for (const json& a : j.at("acceptance")) {
+      NodeKind k;
+      k.source = parse_source(a.at("source").get<std::string>());
+      k.feature = a.at("feature").get<int>();
+      k.strength = a.at("strength").get<int>();
+      k.store = a.at("store").get<int>();
+      if (k.feature < 0 || k.feature >= AcceptanceCounts::kFeatures || k.strength < 0 ||
+          k.strength > 3 || k.store < 0 || k.store > 1)
+        throw ProfileError(where + ": acceptance entry out of range");
+      p.acceptance.set(AcceptanceCounts::cell(k), a.at("accepted").get<double>(),
+                       a.at("tried").get<double>());
+    }
+    p.calibration = j.value("calibration", "");
+    if (j.contains("shape")) p.shape = parse_tree_shape(j["shape"].dump(), where);
+  } catch (const ProfileError&) {
+    throw;
+  } catch (const json::exception& e) {
+    throw ProfileError(where + " is corrupt: " + e.what());
+  } catch (const std::exception& e) {  // invalid_argument from the curve, stoull, ...
+    throw ProfileError(where + " is corrupt: " + e.what());
+  }
+  return p;
+}
+
+void save_profile(const Profile& profile, const std::filesystem::path& path) {
+  const std::string text = profile_to_json(profile) + "\n";
+  detail::AtomicFile f(path);
+  f.append(text.data(), text.size());
+  f.commit();
+}
+
+void check_profile_matches(const Profile& profile, const Model& model,
+                           const std::filesystem::path& path) {
+  if (profile.tokenizer != model.tokenizer_fingerprint())
+    throw ProfileError("profile " + path.string() + " was tuned for another model (" +
+                       profile.model + "): run reader tune for " + model.description());
+}
+
+}  // namespace reader

@@ -1,0 +1,150 @@
+// Measuring c(n, L) on the model itself, and finding the cost a drafter should use.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+
+#include "reader/model.h"
+#include "reader/profile.h"
+#include "reader/sampling.h"
+
+namespace reader {
+namespace {
+
+// Timing noise on a shared machine only ever adds time: the fastest repeat is the best
+// estimate of what a decode costs.
+double fastest(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
+
+int effective_threads(const Model& model) {
+  const int t = model.options().n_threads;
+  return t > 0 ? t : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+std::filesystem::path cost_cache_path(const Model& model) {
+  std::filesystem::path dir;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
+    dir = x;
+  else if (const char* h = std::getenv("HOME"); h && *h)
+    dir = std::filesystem::path(h) / ".cache";
+  else
+    dir = std::filesystem::temp_directory_path();
+  const std::string key = model.description() + "|" +
+                          std::to_string(model.tokenizer_fingerprint()) + "|" + machine_key() +
+                          "|" + std::to_string(effective_threads(model));
+  const auto h = std::hash<std::string>{}(key);
+  char name[64];
+  std::snprintf(name, sizeof name, "cost-%016zx.json", h);
+  return dir / "reader" / "cost" / name;
+}
+
+}  // namespace
+
+CostModel measure_cost_model(Model& model, const CostProbe& probe,
+                             const std::function<void(double)>& progress) {
+  using Clock = std::chrono::steady_clock;
+  const int max_n = *std::max_element(probe.sizes.begin(), probe.sizes.end());
+  std::vector<int> contexts;
+  for (int c : probe.contexts)
+    if (c + max_n <= model.n_ctx()) contexts.push_back(c);
+  if (contexts.empty())
+    contexts.push_back(std::max(16, model.n_ctx() - max_n - 1));  // a tiny cache: what fits
+  std::sort(contexts.begin(), contexts.end());
+  // Ordinary-looking ids, not repeated: the cost must not depend on what is decoded.
+  Tokens tokens;
+  const int vocab_span = std::min(model.n_vocab() - 100, 20000);
+  for (int i = 0; i < contexts.back() + max_n; ++i) tokens.push_back(100 + (i * 7919) % vocab_span);
+  const int seq0[] = {0};
+  std::vector<CostModel::Curve> curves;
+  const double total =
+      static_cast<double>(contexts.size() * (probe.repeats + 1) * probe.sizes.size());
+  double done = 0;
+  for (int context : contexts) {
+    model.kv_clear();
+    std::vector<BatchToken> batch;
+    for (int p = 0; p < context; p += model.n_batch()) {  // prefill in n_batch chunks
+      batch.clear();
+      for (int i = p; i < std::min(context, p + model.n_batch()); ++i)
+        batch.push_back({tokens[static_cast<size_t>(i)], i, seq0, false});
+      model.decode(batch);
+    }
+    std::vector<std::vector<double>> ms(probe.sizes.size());
+    for (int r = 0; r <= probe.repeats; ++r) {
+      for (size_t k = 0; k < probe.sizes.size(); ++k) {
+        // Rotate the order per round so drift on a noisy machine hits every size alike.
+        const size_t s = (k + static_cast<size_t>(r)) % probe.sizes.size();
+        const int n = probe.sizes[s];
+        batch.clear();
+        for (int i = 0; i < n; ++i)
+          batch.push_back({tokens[static_cast<size_t>(context + i)], context + i, seq0, true});
+        const auto t0 = Clock::now();
+        model.decode(batch);
+        Token sink = 0;
+        // The greedy policy's work on each row is part of every verified token's cost.
+        for (int i = 0; i < n; ++i) sink ^= argmax(model.logits(i), model.n_vocab());
+        const auto t1 = Clock::now();
+        model.kv_seq_rm(0, context, -1);
+        if (sink == -1) std::abort();  // keeps the argmax from being optimised away
+        if (r > 0) ms[s].push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+        if (progress) progress(++done / total);
+      }
+    }
+    const double base = fastest(ms[static_cast<size_t>(
+        std::find(probe.sizes.begin(), probe.sizes.end(), 1) - probe.sizes.begin())]);
+    std::vector<std::pair<int, double>> points;
+    std::vector<int> order(probe.sizes.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+    std::sort(order.begin(), order.end(), [&](int a, int b) {
+      return probe.sizes[static_cast<size_t>(a)] < probe.sizes[static_cast<size_t>(b)];
+    });
+    for (int i : order) {
+      const int n = probe.sizes[static_cast<size_t>(i)];
+      // A step of n tokens never costs less than a step of fewer: noise must not say so.
+      const double c =
+          n == 1 ? 1.0 : std::max(points.back().second, fastest(ms[static_cast<size_t>(i)]) / base);
+      points.emplace_back(n, c);
+    }
+    curves.push_back({context, CostCurve(std::move(points))});
+  }
+  model.kv_clear();
+  return CostModel(std::move(curves));
+}
+
+CostModel cost_model_for(Model& model, const Profile* profile) {
+  const int threads = effective_threads(model);
+  const std::string machine = machine_key();
+  if (profile && profile->machine == machine && profile->threads == threads &&
+      profile->model == model.description())
+    return profile->cost;
+  const std::filesystem::path cache = cost_cache_path(model);
+  std::error_code ec;
+  if (std::filesystem::exists(cache, ec)) {
+    try {
+      return load_profile(cache).cost;
+    } catch (const ProfileError&) {
+      // A corrupt cache entry is measured again below and overwritten.
+    }
+  }
+  std::fprintf(stderr,
+               "reader: measuring the verification cost of %s on this machine (once; cached in "
+               "%s)\n",
+               model.description().c_str(), cache.parent_path().c_str());
+  CostProbe quick;
+  quick.sizes = {1, 2, 3, 4, 6, 8, 12, 16};
+  Profile p;
+  p.model = model.description();
+  p.tokenizer = model.tokenizer_fingerprint();
+  p.machine = machine;
+  p.threads = threads;
+  p.cost = measure_cost_model(model, quick);
+  p.calibration = "cost only (measured on first use)";
+  std::filesystem::create_directories(cache.parent_path(), ec);
+  try {
+    save_profile(p, cache);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "reader: warning: cannot cache the cost curve: %s\n", e.what());
+  }
+  return p.cost;
+}
+
+}  // namespace reader

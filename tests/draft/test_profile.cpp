@@ -1,0 +1,172 @@
+// Calibration data: cost curves across context lengths, acceptance priors from counts,
+// and the profile file format (round trip; corrupt files give one clear error).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "reader/profile.h"
+#include "reader/tree_policy.h"
+
+namespace reader {
+namespace {
+
+TEST(CostModelTest, InterpolatesBetweenContextsAndClampsOutside) {
+  const CostModel m(
+      {{256, CostCurve({{1, 1.0}, {8, 2.0}})}, {2048, CostCurve({{1, 1.0}, {8, 4.0}})}});
+  EXPECT_DOUBLE_EQ(m.at(100)(8), 2.0);
+  EXPECT_DOUBLE_EQ(m.at(256)(8), 2.0);
+  EXPECT_DOUBLE_EQ(m.at(1152)(8), 3.0);
+  EXPECT_DOUBLE_EQ(m.at(5000)(8), 4.0);
+  EXPECT_DOUBLE_EQ(m.at(1152)(1), 1.0);
+  EXPECT_THROW(CostModel({}), std::invalid_argument);
+  EXPECT_THROW(CostModel({{512, CostCurve({{1, 1.0}})}, {256, CostCurve({{1, 1.0}})}}),
+               std::invalid_argument);
+}
+
+TEST(AcceptanceCountsTest, CellsRoundTrip) {
+  for (int cell = 0; cell < AcceptanceCounts::kCells; ++cell)
+    EXPECT_EQ(AcceptanceCounts::cell(AcceptanceCounts::kind(cell)), cell);
+}
+
+TEST(AcceptancePriorsTest, FollowStrongEvidenceAndStayInRange) {
+  std::mt19937 rng(3);
+  for (int round = 0; round < 50; ++round) {
+    AcceptanceCounts counts;
+    NodeKind k{DraftSource::kWidening, 1 + static_cast<int>(rng() % 12),
+               static_cast<int>(rng() % 4), static_cast<int>(rng() % 2)};
+    const double rate = std::uniform_real_distribution<double>(0, 1)(rng);
+    for (int i = 0; i < 2000; ++i)
+      counts.add(k, std::uniform_real_distribution<double>(0, 1)(rng) < rate);
+    const std::vector<double> priors = acceptance_priors(counts);
+    for (double p : priors) {
+      EXPECT_GE(p, 0.0);
+      EXPECT_LE(p, 1.0);
+    }
+    // With 2000 observations the cell's prior is its observed rate, unless isotonic pooling
+    // with longer, less evidenced matches pulled it: then it can only have been pulled up.
+    const double got = priors[static_cast<size_t>(AcceptanceCounts::cell(k))];
+    EXPECT_GT(got, rate - 0.06);
+  }
+}
+
+TEST(AcceptancePriorsTest, RetrievalIsNonDecreasingInMatchLength) {
+  std::mt19937 rng(5);
+  AcceptanceCounts counts;
+  for (int i = 0; i < 5000; ++i) {
+    NodeKind k{DraftSource::kWidening, 1 + static_cast<int>(rng() % 16), 3, 0};
+    counts.add(k, rng() % 3 == 0);  // noise: no real trend
+  }
+  const std::vector<double> priors = acceptance_priors(counts);
+  for (int f = 2; f < AcceptanceCounts::kFeatures; ++f) {
+    const double a =
+        priors[static_cast<size_t>(AcceptanceCounts::cell({DraftSource::kWidening, f - 1, 3, 0}))];
+    const double b =
+        priors[static_cast<size_t>(AcceptanceCounts::cell({DraftSource::kWidening, f, 3, 0}))];
+    EXPECT_LE(a, b + 1e-12) << "feature " << f;
+  }
+}
+
+TEST(AcceptancePriorsTest, UncalibratedDefaultsAreCautious) {
+  // Without calibration a speculator node must not look worth a drafted token at c(2) ~ 1.2,
+  // except the top-1 guess, and retrieval only with long matches.
+  const AcceptanceModel m;
+  EXPECT_LT(m.estimate({DraftSource::kSpeculator, 1, 0, 0}), 0.1);
+  EXPECT_LT(m.estimate({DraftSource::kWidening, 2, 3, 0}), 0.15);
+  EXPECT_GT(m.estimate({DraftSource::kWidening, 8, 3, 0}), 0.3);
+}
+
+TEST(AcceptanceModelTest, LearnsOnlineFromThePrior) {
+  AcceptanceModel m(acceptance_priors(AcceptanceCounts{}), 8.0);
+  const NodeKind k{DraftSource::kWidening, 4, 2, 0};
+  const double before = m.estimate(k);
+  for (int i = 0; i < 40; ++i) m.record(k, true);
+  EXPECT_GT(m.estimate(k), 0.8);
+  for (int i = 0; i < 400; ++i) m.record(k, false);
+  EXPECT_LT(m.estimate(k), before);
+}
+
+class ProfileFileTest : public ::testing::Test {
+ protected:
+  std::filesystem::path dir_ = std::filesystem::temp_directory_path() /
+                               ("reader_profile_test_" + std::to_string(::getpid()));
+  void SetUp() override { std::filesystem::create_directories(dir_); }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::filesystem::path write(const std::string& name, const std::string& text) {
+    const auto p = dir_ / name;
+    std::ofstream(p) << text;
+    return p;
+  }
+};
+
+TEST_F(ProfileFileTest, RoundTrips) {
+  Profile p;
+  p.model = "llama 135M Q8_0";
+  p.tokenizer = 0xfedcba9876543210ull;
+  p.machine = "cpu / build 1";
+  p.threads = 2;
+  p.cost = CostModel({{256, CostCurve({{1, 1.0}, {2, 1.2}, {8, 2.5}})},
+                      {1024, CostCurve({{1, 1.0}, {2, 1.3}, {8, 3.0}})}});
+  p.acceptance.add({DraftSource::kWidening, 5, 2, 1}, true);
+  p.acceptance.add({DraftSource::kWidening, 5, 2, 1}, false);
+  p.acceptance.add({DraftSource::kSpeculator, 4, 0, 0}, true);
+  TreeShape shape;
+  shape.speculator = {{-1, 0}, {0, 0}};
+  p.shape = shape;
+  p.calibration = "test";
+  save_profile(p, dir_ / "p.json");
+  const Profile q = load_profile(dir_ / "p.json");
+  EXPECT_EQ(q.model, p.model);
+  EXPECT_EQ(q.tokenizer, p.tokenizer);
+  EXPECT_EQ(q.machine, p.machine);
+  EXPECT_EQ(q.threads, 2);
+  ASSERT_EQ(q.cost.curves().size(), 2u);
+  EXPECT_DOUBLE_EQ(q.cost.at(1024)(8), 3.0);
+  for (int cell = 0; cell < AcceptanceCounts::kCells; ++cell) {
+    EXPECT_EQ(q.acceptance.tried(cell), p.acceptance.tried(cell));
+    EXPECT_EQ(q.acceptance.accepted(cell), p.acceptance.accepted(cell));
+  }
+  ASSERT_TRUE(q.shape.has_value());
+  EXPECT_EQ(q.shape->speculator.size(), 2u);
+}
+
+TEST_F(ProfileFileTest, BadFilesGiveOneLineErrors) {
+  const auto expect_error = [](const std::filesystem::path& p, const std::string& fragment) {
+    try {
+      load_profile(p);
+      ADD_FAILURE() << "no error for " << p;
+    } catch (const ProfileError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find(fragment), std::string::npos) << what;
+      EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+    }
+  };
+  expect_error(dir_ / "missing.json", "cannot read");
+  expect_error(write("empty.json", ""), "corrupt");
+  expect_error(write("garbage.json", "{not json"), "corrupt");
+  expect_error(write("other.json", R"({"format": "something else"})"), "not a reader profile");
+  expect_error(write("version.json", R"({"format": "reader-profile", "version": 99})"), "version");
+  expect_error(write("nocost.json", R"({"format": "reader-profile", "version": 1, "model": "m",
+    "tokenizer_fingerprint": "00", "machine": "x", "threads": 2, "acceptance": []})"),
+               "corrupt");
+  expect_error(write("badcurve.json", R"({"format": "reader-profile", "version": 1, "model": "m",
+    "tokenizer_fingerprint": "00", "machine": "x", "threads": 2,
+    "cost": [{"context": 256, "curve": [[2, 1.0]]}], "acceptance": []})"),
+               "corrupt");
+  expect_error(write("badcounts.json", R"({"format": "reader-profile", "version": 1, "model": "m",
+    "tokenizer_fingerprint": "00", "machine": "x", "threads": 2,
+    "cost": [{"context": 256, "curve": [[1, 1.0]]}],
+    "acceptance": [{"source": "widening", "feature": 3, "strength": 0, "store": 0,
+                    "accepted": 5, "tried": 2}]})"),
+               "corrupt");
+  expect_error(write("badsource.json", R"({"format": "reader-profile", "version": 1, "model": "m",
+    "tokenizer_fingerprint": "00", "machine": "x", "threads": 2,
+    "cost": [{"context": 256, "curve": [[1, 1.0]]}],
+    "acceptance": [{"source": "oracle", "feature": 3, "strength": 0, "store": 0,
+                    "accepted": 1, "tried": 2}]})"),
+               "source");
+}
+
+}  // namespace
+}  // namespace reader
