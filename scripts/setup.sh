@@ -55,15 +55,16 @@ VENV="$ROOT/.venv"
 # clone or venv reuses it instead of compiling again.
 LLAMA_CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=ON}"
 PATCHES=(scripts/patches/*.patch)
-LLAMA_KEY=$( (echo "$LLAMA_CPP_PYTHON_SHA256 $LLAMA_CMAKE_ARGS"; cat "${PATCHES[@]}") | sha256sum | cut -c1-16)
+# GGML_NATIVE tunes the kernels to this CPU, so the CPU (model name and feature flags) is
+# part of the key: a cached wheel never runs on a CPU kind it was not built for.
+CPU_ID=$(grep -m1 '^model name' /proc/cpuinfo; grep -m1 '^flags' /proc/cpuinfo)
+LLAMA_KEY=$( (echo "$LLAMA_CPP_PYTHON_SHA256 $LLAMA_CMAKE_ARGS"; echo "$CPU_ID"; cat "${PATCHES[@]}") | sha256sum | cut -c1-16)
 MARKER="$VENV/.llama-build-key"
 installed=$("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("llama_cpp_python"))' 2>/dev/null || true)
 if [ "$installed" != "$LLAMA_CPP_PYTHON_VERSION" ] || [ "$(cat "$MARKER" 2>/dev/null)" != "$LLAMA_KEY" ]; then
   WHEEL_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/reader/llama-wheel-$LLAMA_KEY"
   if ! ls "$WHEEL_DIR"/llama_cpp_python-*.whl > /dev/null 2>&1; then
     echo "compiling llama.cpp (about 8 minutes on 2 cores; the wheel is cached for next time)"
-    # GGML_NATIVE tunes the kernels to this CPU; the cache key does not know the CPU, so on
-    # another CPU kind delete ~/.cache/reader/llama-wheel-* first.
     work=$(mktemp -d)
     echo "llama-cpp-python==$LLAMA_CPP_PYTHON_VERSION --hash=sha256:$LLAMA_CPP_PYTHON_SHA256" > "$work/reqs"
     "$VENV/bin/pip" download --progress-bar off --no-deps --no-binary :all: --require-hashes \
@@ -143,6 +144,9 @@ if ((BUILD)); then
       echo "building the default datastore"
       build/bin/reader datastore build
     fi
+    # This machine's profile for the default model: verification cost c(n, L) and
+    # calibrated acceptance (reader tune, a few minutes); skipped when it is current.
+    build/bin/reader tune --if-stale
   fi
 else
   echo "skipped (--no-build)"

@@ -32,6 +32,7 @@ struct TuneFlags {
   int repeats = 5;
   std::vector<int> contexts = {256, 1024, 2048, 3072};
   bool cost_only = false;
+  bool if_stale = false;  // do nothing when the profile is current for this machine
 };
 
 void write_text(const std::filesystem::path& p, const std::string& text) {
@@ -141,6 +142,22 @@ void run_tune(const TuneFlags& f) {
     if (!std::filesystem::is_directory(dir, ec))
       throw UsageError("output directory does not exist: " + dir.string());
   }
+  const int threads = model->options().n_threads > 0
+                          ? model->options().n_threads
+                          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  if (f.if_stale && std::filesystem::exists(out)) {
+    try {
+      const Profile old = load_profile(out);
+      check_profile_matches(old, *model, out);
+      if (old.machine == machine_key() && old.threads == threads &&
+          old.model == model->description() && (f.cost_only || old.acceptance.total_tried() > 0)) {
+        std::printf("profile %s is current for this machine\n", out.c_str());
+        return;
+      }
+    } catch (const ProfileError& e) {
+      std::printf("re-tuning: %s\n", e.what());
+    }
+  }
   Profile p;
   if (f.cost_only && std::filesystem::exists(out)) {  // keep its calibration, renew the cost
     try {
@@ -153,9 +170,7 @@ void run_tune(const TuneFlags& f) {
   p.model = model->description();
   p.tokenizer = model->tokenizer_fingerprint();
   p.machine = machine_key();
-  p.threads = model->options().n_threads > 0
-                  ? model->options().n_threads
-                  : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  p.threads = threads;
   std::printf("tuning %s on %s, %d threads\n", p.model.c_str(), p.machine.c_str(), p.threads);
 
   CostProbe probe;
@@ -252,6 +267,8 @@ void add_tune_command(CLI::App& app) {
       ->delimiter(',')
       ->capture_default_str()
       ->check(CLI::Range(16, 1 << 20));
+  cmd->add_flag("--if-stale", f->if_stale,
+                "only if the profile is missing, corrupt, or from another machine or build");
   cmd->add_flag("--cost-only", f->cost_only,
                 "measure the cost curve only (no calibration prompts)");
   cmd->callback([f] { run_tune(*f); });

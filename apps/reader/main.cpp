@@ -2,6 +2,7 @@
 // Each subcommand lives in its own cmd_*.cpp and registers itself here.
 #include <cstdio>
 #include <exception>
+#include <string>
 
 #include "cli_common.h"
 
@@ -16,6 +17,17 @@ int main(int argc, char** argv) {
   reader::cli::add_demo_command(app);
   reader::cli::add_quantize_command(app);
   reader::cli::add_tune_command(app);
+  std::string known;
+  bool found = false;
+  for (const CLI::App* sub : app.get_subcommands({})) {
+    known += (known.empty() ? "" : ", ") + sub->get_name();
+    found = found || (argc > 1 && sub->get_name() == argv[1]);
+  }
+  if (argc > 1 && argv[1][0] != '-' && !found) {
+    std::fprintf(stderr, "reader: error: unknown subcommand '%s' (known: %s)\n", argv[1],
+                 known.c_str());
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
