@@ -64,6 +64,8 @@ void ModelFlags::add_to(CLI::App& app) {
   app.add_option("-t,--threads", threads, "CPU threads (0: all)")->check(CLI::Range(0, 1024));
   app.add_flag("-v,--verbose", verbose, "show llama.cpp's log");
   app.add_flag("--flash-attn", flash_attn, "llama.cpp flash attention (needed by --kv-type q8_0)");
+  app.add_flag("--repack", repack,
+               "let llama.cpp repack weights for its CPU kernels (extra buffers; README)");
   app.add_option("--kv-type", kv_type, "KV-cache type: f16, f32 or q8_0")
       ->capture_default_str()
       ->check(CLI::IsMember({"f16", "f32", "q8_0"}));
@@ -78,6 +80,7 @@ ModelOptions ModelFlags::options(int n_seq_max) const {
   o.verbose = verbose;
   o.flash_attn = flash_attn;
   o.kv_type = kv_type;
+  o.extra_buffers = repack;
   return o;
 }
 

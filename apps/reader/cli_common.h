@@ -36,6 +36,7 @@ struct ModelFlags {
   bool verbose = false;
   bool flash_attn = false;
   std::string kv_type = "f16";
+  bool repack = false;  // llama.cpp's extra (repacked) weight buffers
   void add_to(CLI::App& app);
   ModelOptions options(int n_seq_max = 1) const;
 };
