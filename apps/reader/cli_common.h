@@ -44,6 +44,7 @@ struct MethodInputs {
   std::string datastore = "auto";  // long-term datastore file; "auto": the model's default; "none"
   std::string tree;                // tree-shape JSON ("" = the method's default)
   std::string draft_model;         // GGUF for method "draft"
+  SuffixParams suffix;             // method "suffix" (ArcticInference's defaults)
   void add_to(CLI::App& app);
 };
 // What MethodInputs loads: owned objects the Generator points at.
@@ -51,6 +52,7 @@ struct LoadedInputs {
   std::unique_ptr<Datastore> datastore;
   std::unique_ptr<Model> draft_model;
   std::optional<TreeShape> shape;
+  SuffixParams suffix;
   MethodConfig config(Method method) const;
 };
 // Loads and checks everything before generation starts (vocabularies, tree budget).

@@ -6,10 +6,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "reader/drafter.h"
 #include "reader/generate.h"
 #include "reader/model.h"
+#include "reader/suffix_drafter.h"
 
 namespace reader {
 
@@ -19,6 +21,7 @@ enum class Method {
   kRetrieval,       // widening only (trie + datastore), no speculator
   kRecycling,       // Token Recycling only
   kDraft,           // a draft model's tree only
+  kSuffix,          // SuffixDecoding (ArcticInference): prompt + earlier-output suffix trees
 };
 std::string_view to_string(Method method);
 Method parse_method(std::string_view name);  // throws std::invalid_argument listing the names
@@ -29,14 +32,20 @@ Method parse_method(std::string_view name);  // throws std::invalid_argument lis
 TreeShape default_tree_shape(Method method);
 
 struct MethodConfig {
+  MethodConfig() = default;
+  // Positional, as in {Method::kReader, shape, datastore, nullptr}; the rest at defaults.
+  MethodConfig(Method m, std::optional<TreeShape> s = {}, const NextTokenSource* ds = nullptr,
+               Model* dm = nullptr)
+      : method(m), shape(std::move(s)), datastore(ds), draft_model(dm) {}
   Method method = Method::kReader;
   std::optional<TreeShape> shape;              // default_tree_shape(method) when unset
   const NextTokenSource* datastore = nullptr;  // long-term datastore (optional)
   Model* draft_model = nullptr;                // required by kDraft
+  SuffixParams suffix;                         // kSuffix's parameters
 };
 
 // A reusable generator: per-method state that should outlive one prompt (Token
-// Recycling's successor table) lives here.
+// Recycling's successor table, SuffixDecoding's tree of earlier outputs) lives here.
 class Generator {
  public:
   Generator(Model& model, MethodConfig config);  // throws std::invalid_argument on bad config
@@ -50,7 +59,7 @@ class Generator {
   Model& model_;
   MethodConfig config_;
   TreeShape shape_;
-  std::unique_ptr<ReaderDrafter> drafter_;
+  std::unique_ptr<Drafter> drafter_;  // null for kAutoregressive
 };
 
 }  // namespace reader
