@@ -3,6 +3,7 @@
 // token sequences (skipped where the build has no ArcticInference sources).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <numeric>
 #include <random>
 #include <set>
@@ -190,6 +191,53 @@ TEST_F(SuffixDrafterTest, EvictsOldestOutputFirst) {
   drafter->begin(Tokens{7000});
   EXPECT_EQ(drafter->draft(ctx_old, 64).size(), 1);
   EXPECT_EQ(drafted_chain(drafter->draft(ctx_new, 64)), iota_tokens(403, 3));
+}
+
+bool occurs_in(const Tokens& needle, const Tokens& hay) {
+  return std::search(hay.begin(), hay.end(), needle.begin(), needle.end()) != hay.end();
+}
+
+// Whatever it drafts was seen: the context's last |d| tokens followed by the draft d occur in
+// the prompt + output so far, or in one output (earlier or current); |d| respects every cap.
+TEST_F(SuffixDrafterTest, DraftsOnlyContinuationsItHasSeen) {
+  std::mt19937 rng(11);
+  SuffixParams params;
+  params.max_spec_tokens = 6;
+  auto drafter = make_suffix_drafter(params, 63);
+  std::vector<Tokens> outputs;  // every output so far, the current one last
+  int nonempty = 0;
+  for (int gen = 0; gen < 40; ++gen) {
+    Tokens context;
+    for (int i = 0, n = 5 + static_cast<int>(rng() % 30); i < n; ++i)
+      context.push_back(static_cast<Token>(rng() % 4));
+    const Tokens prompt = context;
+    drafter->begin(prompt);
+    outputs.emplace_back();
+    while (outputs.back().size() < 30) {
+      const int budget = 1 + static_cast<int>(rng() % 10);
+      const DraftTree tree = drafter->draft(context, budget);
+      ASSERT_NO_THROW(tree.check_integrity());
+      const Tokens d = drafted_chain(tree);
+      EXPECT_LE(static_cast<int>(d.size()), std::min(params.max_spec_tokens, budget - 1));
+      EXPECT_LT(d.size(), context.size());  // max_spec_factor 1: |d| <= match length
+      if (!d.empty()) {
+        ++nonempty;
+        Tokens seen(context.end() - static_cast<std::ptrdiff_t>(d.size()), context.end());
+        seen.insert(seen.end(), d.begin(), d.end());
+        bool found = occurs_in(seen, context);
+        for (const Tokens& out : outputs) found |= occurs_in(seen, out);
+        EXPECT_TRUE(found) << "generation " << gen;
+      }
+      // Commit part of the draft and one token of "the model's" own, as a step does.
+      Tokens step(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(rng() % (d.size() + 1)));
+      step.push_back(static_cast<Token>(rng() % 4));
+      drafter->commit(step);
+      context.insert(context.end(), step.begin(), step.end());
+      outputs.back().insert(outputs.back().end(), step.begin(), step.end());
+    }
+    drafter->finish(prompt, outputs.back());
+  }
+  EXPECT_GT(nonempty, 100);  // the property was exercised
 }
 
 TEST(SuffixDrafterParamsTest, BadParamsOrUnavailableThrowClearly) {
