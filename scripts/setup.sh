@@ -5,7 +5,8 @@
 #   scripts/setup.sh [--no-build] [--preset release|debug]
 #
 # Steps: Debian packages -> project venv with llama.cpp (llama-cpp-python, pinned,
-# sha256-checked) -> models into models/ (sha256-checked) -> CMake configure + build.
+# sha256-checked) -> models into models/ (sha256-checked) -> SuffixDecoding sources
+# (arctic-inference sdist, sha256-checked) -> CMake configure + build.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -24,7 +25,7 @@ while (($#)); do
 done
 
 STEP=0
-step() { STEP=$((STEP + 1)); printf '\n[setup %d/4] %s\n' "$STEP" "$*"; }
+step() { STEP=$((STEP + 1)); printf '\n[setup %d/5] %s\n' "$STEP" "$*"; }
 die() { echo "setup.sh: $*" >&2; exit 1; }
 sha_ok() { [ -f "$1" ] && [ "$(sha256sum "$1" | cut -d' ' -f1)" = "$2" ]; }
 SECONDS=0
@@ -126,7 +127,40 @@ else
   mv "models/$GEMMA3_FILE.tmp" "models/$GEMMA3_FILE"
 fi
 
-# --- 4. Build ----------------------------------------------------------------------
+# --- 4. SuffixDecoding sources ----------------------------------------------------
+step "SuffixDecoding sources (arctic-inference $ARCTIC_INFERENCE_VERSION)"
+# Only the suffix tree's three C++ files, into a git-ignored directory that CMake compiles
+# (READER_ARCTIC_SUFFIX_DIR); the sdist is cached so it is fetched once per machine.
+ARCTIC_DIR=.cache/arctic/suffix_decoding
+ARCTIC_FILES=(suffix_tree.h suffix_tree.cc int32_map.h)
+if [ "$(cat "$ARCTIC_DIR/.sdist-sha256" 2>/dev/null)" = "$ARCTIC_INFERENCE_SHA256" ] && [ -f "$ARCTIC_DIR/suffix_tree.cc" ]; then
+  echo "present"
+else
+  ARCTIC_SDIST="${XDG_CACHE_HOME:-$HOME/.cache}/reader/arctic_inference-$ARCTIC_INFERENCE_VERSION.tar.gz"
+  if ! sha_ok "$ARCTIC_SDIST" "$ARCTIC_INFERENCE_SHA256"; then
+    mkdir -p "$(dirname "$ARCTIC_SDIST")"
+    if ! curl -fsSL --retry 3 -o "$ARCTIC_SDIST.tmp" "$ARCTIC_INFERENCE_URL"; then
+      # E.g. behind a PyPI mirror: pip finds it, at the cost of preparing its metadata.
+      echo "direct download failed; trying pip download (installs the sdist's build requirements, torch included, into a temporary environment)"
+      work=$(mktemp -d)
+      echo "arctic-inference==$ARCTIC_INFERENCE_VERSION --hash=sha256:$ARCTIC_INFERENCE_SHA256" > "$work/reqs"
+      "$VENV/bin/pip" download --progress-bar off --no-deps --no-binary :all: --require-hashes \
+        -r "$work/reqs" -d "$work" -q
+      mv "$work/arctic_inference-$ARCTIC_INFERENCE_VERSION.tar.gz" "$ARCTIC_SDIST.tmp"
+      rm -rf "$work"
+    fi
+    sha_ok "$ARCTIC_SDIST.tmp" "$ARCTIC_INFERENCE_SHA256" || die "sha256 mismatch for the arctic-inference sdist"
+    mv "$ARCTIC_SDIST.tmp" "$ARCTIC_SDIST"
+  fi
+  rm -rf "$ARCTIC_DIR"
+  mkdir -p "$ARCTIC_DIR"
+  tar -xzf "$ARCTIC_SDIST" -C "$ARCTIC_DIR" --strip-components=3 --no-same-owner \
+    "${ARCTIC_FILES[@]/#/arctic_inference-$ARCTIC_INFERENCE_VERSION/csrc/suffix_decoding/}"
+  echo "$ARCTIC_INFERENCE_SHA256" > "$ARCTIC_DIR/.sdist-sha256"
+  echo "extracted ${ARCTIC_FILES[*]} into $ARCTIC_DIR"
+fi
+
+# --- 5. Build ----------------------------------------------------------------------
 step "build (preset $PRESET)"
 if ((BUILD)); then
   cmake --preset "$PRESET" -DCMAKE_PREFIX_PATH="$LLAMA_PREFIX" > /dev/null

@@ -26,9 +26,17 @@ GEMMA3_FILE=gemma-3-270m-q4_k_m.gguf
 GEMMA3_SHA256=a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818
 GEMMA3_Q8_FILE=gemma-3-270m.Q8_0.gguf
 
+# SuffixDecoding (method "suffix"): ArcticInference's suffix tree, three C++ files of the
+# sdist (csrc/suffix_decoding/suffix_tree.{h,cc}, int32_map.h). The sdist comes straight
+# from PyPI's file host: `pip download` would first prepare its metadata, whose setup.py
+# imports torch (torch and its build requirements in a temporary environment, minutes).
+ARCTIC_INFERENCE_VERSION=0.3.0
+ARCTIC_INFERENCE_SHA256=7f22e3e1b1071c6061c0d6951be17c0fb50b08d06d6e543144c8f52faba60a36
+ARCTIC_INFERENCE_URL=https://files.pythonhosted.org/packages/63/c1/573fa2f00097cd9cc1167b31fd900b2482f58f3491867cebdd5516626533/arctic_inference-0.3.0.tar.gz
+
 # Debian packages the build and tests need.
 APT_PACKAGES=(
-  build-essential cmake pkg-config git python3-venv unzip
+  build-essential cmake pkg-config git python3-venv unzip curl ca-certificates
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
   libfmt-dev libcpp-httplib-dev libdivsufsort-dev librapidcheck-dev
 )

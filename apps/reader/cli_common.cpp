@@ -100,6 +100,18 @@ void MethodInputs::add_to(CLI::App& app) {
                  "tuning profile from 'reader tune'; auto: models/<model>.profile.json if present; "
                  "none")
       ->capture_default_str();
+  app.add_option("--suffix-max-spec", suffix.max_spec_tokens,
+                 "method suffix: drafted tokens per step at most")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1024));
+  app.add_option("--suffix-spec-factor", suffix.max_spec_factor,
+                 "method suffix: draft length <= factor x matched context length")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0f, 1000.0f));
+  app.add_option("--suffix-min-prob", suffix.min_token_prob,
+                 "method suffix: stop a draft where its estimated probability falls below")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0f, 1.0f));
 }
 
 MethodConfig LoadedInputs::config(Method method) const {
@@ -109,6 +121,7 @@ MethodConfig LoadedInputs::config(Method method) const {
   c.datastore = datastore.get();
   c.draft_model = draft_model.get();
   c.profile = profile ? &*profile : nullptr;
+  c.suffix = suffix;
   return c;
 }
 
@@ -130,6 +143,7 @@ std::optional<Profile> load_profile_flag(const std::string& flag, const Model& m
 
 LoadedInputs load_method_inputs(const MethodInputs& in, Model& model, Method method) {
   LoadedInputs out;
+  out.suffix = in.suffix;
   if (!in.tree.empty() && method != Method::kAutoregressive) {
     out.shape = load_tree_shape(in.tree);
     out.shape->validate(model.n_seq_max() - 1);

@@ -47,6 +47,7 @@ struct MethodInputs {
   std::string tree;                // tree-shape JSON ("" = the method's default)
   std::string draft_model;         // GGUF for method "draft"
   std::string profile = "auto";    // reader tune's profile; "auto": the model's; "none"
+  SuffixParams suffix;             // method "suffix" (ArcticInference's defaults)
   void add_to(CLI::App& app);
 };
 // What MethodInputs loads: owned objects the Generator points at.
@@ -55,6 +56,7 @@ struct LoadedInputs {
   std::unique_ptr<Model> draft_model;
   std::optional<TreeShape> shape;
   std::optional<Profile> profile;
+  SuffixParams suffix;
   MethodConfig config(Method method) const;
 };
 // Loads and checks everything before generation starts (vocabularies, tree budget).

@@ -91,7 +91,7 @@ void add_generate_command(CLI::App& app) {
   cmd->add_option("--seed", flags->seed, "sampling seed")->capture_default_str();
   cmd->add_option("--stop", flags->stop, "stop string (repeatable)");
   cmd->add_option("--stats-json", flags->stats_json, "write run statistics to this JSON file");
-  cmd->add_option("--method", flags->method, "ar | reader | retrieval | recycling | draft")
+  cmd->add_option("--method", flags->method, "ar | reader | retrieval | recycling | draft | suffix")
       ->capture_default_str();
   flags->inputs.add_to(*cmd);
   cmd->callback([flags] { run_generate(*flags); });

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "reader/generate.h"
@@ -57,5 +58,16 @@ class DraftTree {
   std::vector<int> first_child_;      // first child index or -1
   std::vector<int> next_sibling_;     // next sibling index or -1 (insertion order)
 };
+
+// Adds a tree given as a parents array (SuffixDecoding's Draft) below `parent`: entry i
+// holds tokens[i] under entry parents[i] (-1: directly under `parent`), parents first, with
+// score scores[i] (0 when `scores` is empty). An entry is dropped, with its descendants,
+// when the tree is full or when it would make the tree's leaves below the root exceed
+// `max_leaves` (the verifier's branch sequences). Returns each entry's node (-1: dropped).
+// Throws std::invalid_argument when the arrays disagree in length or an entry's parent
+// does not precede it.
+std::vector<int> add_parents_array(DraftTree& tree, int parent, TokenSpan tokens,
+                                   std::span<const int> parents, std::span<const float> scores,
+                                   DraftSource source, int max_leaves);
 
 }  // namespace reader

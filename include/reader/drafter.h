@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "reader/draft_tree.h"
+#include "reader/drafter_interface.h"
 #include "reader/search.h"
 #include "reader/tokens.h"
 #include "reader/tree_policy.h"
@@ -23,9 +24,6 @@
 namespace reader {
 
 class Model;
-
-// Logits row of a node of the tree just verified.
-using NodeLogits = std::function<const float*(int node)>;
 
 class Speculator {
  public:
@@ -88,18 +86,18 @@ struct DraftPolicy {
 };
 
 // The READER drafter: speculator (optional) + widening + deepening.
-class ReaderDrafter {
+class ReaderDrafter : public Drafter {
  public:
   // `speculator` may be null (retrieval only); `datastore` may be null (trie only).
   ReaderDrafter(TreeShape shape, std::unique_ptr<Speculator> speculator,
                 const NextTokenSource* datastore, bool use_retrieval, DraftPolicy policy = {});
-  void begin(TokenSpan prompt);
+  void begin(TokenSpan prompt) override;
   // Builds the tree for the committed `context` (ending with the root token).
-  DraftTree draft(TokenSpan context, int budget_cap);
-  void observe(const DraftTree& tree, const NodeLogits& logits);
+  DraftTree draft(TokenSpan context, int budget_cap) override;
+  void observe(const DraftTree& tree, const NodeLogits& logits) override;
   // Which nodes of the last drafted tree were accepted (teaches the acceptance model).
-  void feedback(const DraftTree& tree, const std::vector<int>& accepted_nodes);
-  void commit(TokenSpan committed);
+  void feedback(const DraftTree& tree, const std::vector<int>& accepted_nodes) override;
+  void commit(TokenSpan committed) override;
   const TreeShape& shape() const { return shape_; }
   const ShortTermTrie& trie() const { return trie_; }
   // Calibration mode: acceptance counted per kind of node since construction.

@@ -26,7 +26,14 @@ enum class StopReason { kMaxTokens, kEndOfGeneration, kStopString, kContextFull 
 std::string_view to_string(StopReason reason);
 
 // Where accepted draft tokens came from (the root/bonus token is the model's own).
-enum class DraftSource : std::uint8_t { kModel = 0, kSpeculator, kWidening, kDeepening, kCount };
+enum class DraftSource : std::uint8_t {
+  kModel = 0,
+  kSpeculator,
+  kWidening,
+  kDeepening,
+  kSuffix,  // SuffixDecoding (method suffix): prompt / earlier-output suffix trees
+  kCount
+};
 std::string_view to_string(DraftSource source);
 
 struct GenerationStats {

@@ -6,11 +6,13 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "reader/drafter.h"
 #include "reader/generate.h"
 #include "reader/model.h"
 #include "reader/profile.h"
+#include "reader/suffix_drafter.h"
 
 namespace reader {
 
@@ -20,6 +22,7 @@ enum class Method {
   kRetrieval,       // widening only (trie + datastore), no speculator
   kRecycling,       // Token Recycling only
   kDraft,           // a draft model's tree only
+  kSuffix,          // SuffixDecoding (ArcticInference): prompt + earlier-output suffix trees
 };
 std::string_view to_string(Method method);
 Method parse_method(std::string_view name);  // throws std::invalid_argument listing the names
@@ -30,6 +33,11 @@ Method parse_method(std::string_view name);  // throws std::invalid_argument lis
 TreeShape default_tree_shape(Method method);
 
 struct MethodConfig {
+  MethodConfig() = default;
+  // Positional, as in {Method::kReader, shape, datastore, nullptr}; the rest at defaults.
+  MethodConfig(Method m, std::optional<TreeShape> s = {}, const NextTokenSource* ds = nullptr,
+               Model* dm = nullptr)
+      : method(m), shape(std::move(s)), datastore(ds), draft_model(dm) {}
   Method method = Method::kReader;
   std::optional<TreeShape> shape;              // default_tree_shape(method) when unset
   const NextTokenSource* datastore = nullptr;  // long-term datastore (optional)
@@ -38,10 +46,11 @@ struct MethodConfig {
   // cautious priors, and the cost measured once on this machine and cached.
   const Profile* profile = nullptr;
   bool calibrate = false;  // reader tune: verify whole candidate trees and count acceptance
+  SuffixParams suffix;                         // kSuffix's parameters
 };
 
 // A reusable generator: per-method state that should outlive one prompt (Token
-// Recycling's successor table) lives here.
+// Recycling's successor table, SuffixDecoding's tree of earlier outputs) lives here.
 class Generator {
  public:
   Generator(Model& model, MethodConfig config);  // throws std::invalid_argument on bad config
@@ -57,7 +66,7 @@ class Generator {
   Model& model_;
   MethodConfig config_;
   TreeShape shape_;
-  std::unique_ptr<ReaderDrafter> drafter_;
+  std::unique_ptr<Drafter> drafter_;  // null for kAutoregressive
 };
 
 }  // namespace reader

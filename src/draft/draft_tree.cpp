@@ -95,4 +95,34 @@ void DraftTree::check_integrity() const {
   if (linked != size() - 1) fail("child lists do not cover every node");
 }
 
+std::vector<int> add_parents_array(DraftTree& tree, int parent, TokenSpan tokens,
+                                   std::span<const int> parents, std::span<const float> scores,
+                                   DraftSource source, int max_leaves) {
+  if (parents.size() != tokens.size() || (!scores.empty() && scores.size() != tokens.size()))
+    throw std::invalid_argument("add_parents_array: arrays of different lengths");
+  // Branches = leaves below the root; a root without children has none.
+  int branches = 0;
+  if (tree.size() > 1)
+    for (int i = 1; i < tree.size(); ++i) branches += tree.first_child(i) < 0;
+  std::vector<int> node(tokens.size(), -1);
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    const int p = parents[i];
+    if (p >= static_cast<int>(i) || p < -1)
+      throw std::invalid_argument("add_parents_array: entry " + std::to_string(i) + " has parent " +
+                                  std::to_string(p) + ", not an earlier entry");
+    const int under = p < 0 ? parent : node[static_cast<size_t>(p)];
+    if (under < 0) continue;  // its parent was dropped
+    if (const int existing = tree.find_child(under, tokens[i]); existing >= 0) {
+      node[i] = existing;
+      continue;
+    }
+    // A child under a childless node extends its branch (or opens the first one).
+    const bool new_branch = tree.first_child(under) >= 0 || tree.size() == 1;
+    if (new_branch && branches >= max_leaves) continue;
+    node[i] = tree.add(under, tokens[i], source, scores.empty() ? 0.0f : scores[i]);
+    if (node[i] >= 0 && new_branch) ++branches;
+  }
+  return node;
+}
+
 }  // namespace reader

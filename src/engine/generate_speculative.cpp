@@ -18,7 +18,7 @@ double ms_between(Clock::time_point a, Clock::time_point b) {
 }  // namespace
 
 GenerationResult generate_speculative(Model& model, TokenSpan prompt,
-                                      const GenerationOptions& options, ReaderDrafter& drafter,
+                                      const GenerationOptions& options, Drafter& drafter,
                                       const TextCallback& on_text) {
   check_prompt(model, prompt);
   model.kv_clear();
@@ -93,6 +93,7 @@ GenerationResult generate_speculative(Model& model, TokenSpan prompt,
   const auto t2 = Clock::now();
 
   GenerationResult result = out.finish();
+  drafter.finish(prompt, result.tokens);
   stats.generated_tokens = result.stats.generated_tokens;
   stats.prompt_tokens = static_cast<int>(prompt.size());
   stats.prefill_ms = ms_between(t0, t1);

@@ -18,16 +18,18 @@ std::string_view to_string(Method method) {
       return "recycling";
     case Method::kDraft:
       return "draft";
+    case Method::kSuffix:
+      return "suffix";
   }
   return "?";
 }
 
 Method parse_method(std::string_view name) {
   for (Method m : {Method::kAutoregressive, Method::kReader, Method::kRetrieval, Method::kRecycling,
-                   Method::kDraft})
+                   Method::kDraft, Method::kSuffix})
     if (name == to_string(m)) return m;
   throw std::invalid_argument("unknown method '" + std::string(name) +
-                              "' (ar, reader, retrieval, recycling, draft)");
+                              "' (ar, reader, retrieval, recycling, draft, suffix)");
 }
 
 TreeShape default_tree_shape(Method method) {
@@ -41,6 +43,7 @@ TreeShape default_tree_shape(Method method) {
   s.d_deep = 0;
   switch (method) {
     case Method::kAutoregressive:
+    case Method::kSuffix:  // drafts from its suffix trees, not from a tree shape
       break;
     case Method::kReader:
       s.speculator = recycling_tree;
@@ -66,11 +69,16 @@ Generator::Generator(Model& model, MethodConfig config)
                  ? *config_.profile->shape
                  : default_tree_shape(config_.method)) {
   if (config_.method == Method::kAutoregressive) return;  // AR drafts nothing
+  if (config_.method == Method::kSuffix) {
+    drafter_ = make_suffix_drafter(config_.suffix, model.n_seq_max() - 1);
+    return;
+  }
   shape_.validate(model.n_seq_max() - 1);
   std::unique_ptr<Speculator> speculator;
   bool retrieval = false;
   switch (config_.method) {
-    case Method::kAutoregressive:  // returned above: AR drafts nothing
+    case Method::kAutoregressive:  // returned above: AR and suffix need no speculator
+    case Method::kSuffix:
       break;
     case Method::kReader:
       speculator = make_recycling_speculator(model.n_vocab(), shape_.speculator);
@@ -99,7 +107,8 @@ Generator::Generator(Model& model, MethodConfig config)
 }
 
 AcceptanceCounts Generator::calibration_counts() const {
-  return drafter_ ? drafter_->calibration_counts() : AcceptanceCounts{};
+  const auto* reader = dynamic_cast<const ReaderDrafter*>(drafter_.get());
+  return reader ? reader->calibration_counts() : AcceptanceCounts{};
 }
 
 Generator::~Generator() = default;

@@ -47,6 +47,8 @@ std::string_view to_string(DraftSource source) {
       return "widening";
     case DraftSource::kDeepening:
       return "deepening";
+    case DraftSource::kSuffix:
+      return "suffix";
     case DraftSource::kCount:
       break;
   }

@@ -1,0 +1,40 @@
+// Drafter: what the speculative engine (generate_speculative) asks of any drafting method.
+//
+// One generation calls begin() once, then every step draft() -> (verification) ->
+// observe() -> feedback() -> commit(), and finish() when the output is complete. A
+// Drafter may outlive one generation (a Generator keeps it), so state that should carry
+// over between prompts (Token Recycling's successor table, SuffixDecoding's tree of
+// earlier outputs) lives in the Drafter itself.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "reader/draft_tree.h"
+#include "reader/tokens.h"
+
+namespace reader {
+
+// Logits row of a node of the tree just verified.
+using NodeLogits = std::function<const float*(int node)>;
+
+class Drafter {
+ public:
+  virtual ~Drafter() = default;
+  // Called once with the prompt before generation starts.
+  virtual void begin(TokenSpan prompt) = 0;
+  // The tree to verify for the committed `context` (ending with the root token, which the
+  // model has not seen yet); at most `budget_cap` nodes, root included.
+  virtual DraftTree draft(TokenSpan context, int budget_cap) = 0;
+  // Sees the verifier's logits for every node of the tree just verified.
+  virtual void observe(const DraftTree& tree, const NodeLogits& logits) = 0;
+  // Which nodes of the last drafted tree were accepted (root first).
+  virtual void feedback(const DraftTree& tree, const std::vector<int>& accepted_nodes) = 0;
+  // Tokens committed this step (the accepted path and the bonus token), in order.
+  virtual void commit(TokenSpan committed) = 0;
+  // The generation is complete: `output` is every token it emitted (as committed). A
+  // drafter that learns from finished outputs keeps them here.
+  virtual void finish(TokenSpan /*prompt*/, TokenSpan /*output*/) {}
+};
+
+}  // namespace reader
