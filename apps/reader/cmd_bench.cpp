@@ -10,12 +10,15 @@
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <span>
 
+#include "bench_bound.h"
 #include "bench_report.h"
 #include "cli_common.h"
 #include "engine/prefill.h"
 #include "progress.h"
+#include "prompt_render.h"
 #include "prompt_sets.h"
 #include "reader/methods.h"
 
@@ -27,7 +30,10 @@ using nlohmann::json;
 struct BenchFlags {
   ModelFlags model;
   MethodInputs inputs;
-  std::vector<std::string> sets = prompt_set_names();
+  std::vector<std::string> sets = all_prompt_set_names();
+  std::string prompts_file;  // the user's JSONL prompts (replace --sets unless both are given)
+  int prompt_offset = 0;     // items skipped at the start of every set
+  bool bound = false;        // add the copy-oracle bound (bench_bound.h)
   std::vector<std::string> methods = {"ar", "reader", "retrieval", "recycling"};
   int prompts = 20;
   int max_tokens = 128;
@@ -158,6 +164,15 @@ void run_bench(const BenchFlags& f) {
   methods.erase(std::remove(methods.begin(), methods.end(), Method::kAutoregressive),
                 methods.end());
   methods.insert(methods.begin(), Method::kAutoregressive);
+  // Prompts first, so that a bad set or file fails before the model loads.
+  size_t total = 0, done = 0;
+  std::vector<std::pair<std::string, std::vector<PromptItem>>> sets;
+  for (const auto& s : f.sets)
+    sets.emplace_back(s, load_prompt_set(s, default_data_dir(), f.prompts, f.prompt_offset));
+  if (!f.prompts_file.empty())
+    for (auto& s : load_prompts_file(f.prompts_file, f.prompts, f.prompt_offset))
+      sets.push_back(std::move(s));
+  for (const auto& s : sets) total += s.second.size();
   auto model = Model::load(f.model.options(64));
   const LoadedInputs inputs = load_method_inputs(f.inputs, *model, Method::kReader);
   std::vector<std::unique_ptr<Generator>> gens;
@@ -167,12 +182,9 @@ void run_bench(const BenchFlags& f) {
   opts.max_tokens = f.max_tokens;
   opts.sampling = {f.temp, 0, 1.0f, f.seed};
   json runs = json::array();
-  size_t total = 0, done = 0;
-  std::vector<std::pair<std::string, std::vector<PromptItem>>> sets;
-  for (const auto& s : f.sets) {
-    sets.emplace_back(s, load_prompt_set(s, default_data_dir(), f.prompts));
-    total += sets.back().second.size();
-  }
+  std::optional<BoundTable> bound;
+  if (f.bound)  // TODO(calibration): the machine's measured cost curve
+    bound.emplace([](int) { return default_cost_curve(); }, inputs.datastore.get());
   {  // warm-up: first decodes of each batch shape are slower
     const Tokens p = model->tokenize(model->apply_chat_template("Hello"), true, true);
     GenerationOptions w = opts;
@@ -182,7 +194,8 @@ void run_bench(const BenchFlags& f) {
   ProgressBar bar("bench");
   for (const auto& [set, items] : sets) {
     for (size_t p = 0; p < items.size(); ++p) {
-      const Tokens prompt = model->tokenize(model->apply_chat_template(items[p].user), true, true);
+      const Tokens prompt =
+          model->tokenize(render_chat_prompt(*model, items[p], f.max_tokens), true, true);
       std::string reference;
       std::vector<json> rows(gens.size());
       for (size_t k = 0; k < gens.size(); ++k) {
@@ -190,6 +203,7 @@ void run_bench(const BenchFlags& f) {
         const GenerationResult r = gens[g]->run(prompt, opts);
         rows[g] = generation_to_json(r);
         rows[g]["text"] = r.text;
+        if (g == 0 && bound) rows[g].update(bound->add(set, prompt, r.tokens));
       }
       reference = rows[0]["text"];
       for (size_t g = 0; g < gens.size(); ++g) {
@@ -251,10 +265,12 @@ void run_bench(const BenchFlags& f) {
       }
     }
   }
+  if (bound) md += bound->annotate(summary);
   std::filesystem::create_directories(f.out);
   const json config = {{"model", model->description()},
                        {"model_path", f.model.model_path},
                        {"prompts_per_set", f.prompts},
+                       {"prompt_offset", f.prompt_offset},
                        {"max_tokens", f.max_tokens},
                        {"temp", f.temp},
                        {"seed", f.seed},
@@ -274,12 +290,23 @@ void add_bench_command(CLI::App& app) {
       "bench", "compare decoding methods side by side on the shared prompt sets");
   f->model.add_to(*cmd);
   f->inputs.add_to(*cmd);
-  cmd->add_option("--sets", f->sets, "prompt sets: rag humaneval gsm8k mt_bench")
+  cmd->add_option("--sets", f->sets,
+                  "prompt sets: rag humaneval gsm8k mt_bench code_edit multi_turn summarization")
       ->delimiter(',')
       ->capture_default_str();
   cmd->add_option("--methods", f->methods, "methods to compare (ar is always included)")
       ->delimiter(',')
       ->capture_default_str();
+  cmd->add_option("--prompts-file", f->prompts_file,
+                  "JSONL prompts, one {\"prompt\": ...} or {\"messages\": [...]} per line, "
+                  "optional \"set\" and \"id\" (replaces --sets unless it is given too)")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--prompt-offset", f->prompt_offset,
+                  "skip the first K prompts of every set (disjoint calibration / report slices)")
+      ->check(CLI::Range(0, 1000000));
+  cmd->add_flag("--bound", f->bound,
+                "add the copy-oracle bound of each set (from the AR outputs) and each "
+                "method's share of it");
   cmd->add_option("--prompts", f->prompts, "prompts per set")
       ->capture_default_str()
       ->check(CLI::Range(1, 10000));
@@ -292,7 +319,10 @@ void add_bench_command(CLI::App& app) {
   cmd->add_flag("--cost-curve", f->cost_curve, "measure decode cost of n = 1..64 tokens instead");
   cmd->add_option("--repeats", f->repeats, "repetitions per size for --cost-curve")
       ->check(CLI::Range(1, 1000));
-  cmd->callback([f] { run_bench(*f); });
+  cmd->callback([f, cmd] {
+    if (!f->prompts_file.empty() && cmd->count("--sets") == 0) f->sets.clear();
+    run_bench(*f);
+  });
 }
 
 }  // namespace reader::cli

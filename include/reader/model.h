@@ -50,6 +50,12 @@ struct ModelOptions {
   bool vocab_only = false;  // tokenizer only: no weights, no context (decode throws)
 };
 
+// One message of a chat conversation.
+struct ChatMessage {
+  std::string role;     // "system", "user" or "assistant"
+  std::string content;  // its text
+};
+
 // Where one decoded token sits: position and the sequence ids whose queries may see it.
 struct BatchToken {
   Token token = 0;               // token id
@@ -81,6 +87,11 @@ class Model {
   bool is_eog(Token token) const;                  // end of generation (EOS, EOT, ...)
   // The prompt for a one-turn chat, using the model's own template; throws if it has none.
   std::string apply_chat_template(std::string_view user_message) const;
+  // The prompt for a whole conversation (oldest message first) with the same template;
+  // add_assistant: end with the opening of the assistant's next turn. Throws ModelError
+  // when the model has no template or `messages` is empty.
+  std::string apply_chat_template(std::span<const ChatMessage> messages,
+                                  bool add_assistant = true) const;
   // Stable hash of the whole vocabulary (every token's text): datastores record it.
   std::uint64_t tokenizer_fingerprint() const { return fingerprint_; }
 

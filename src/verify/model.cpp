@@ -193,6 +193,12 @@ std::string Model::detokenize(TokenSpan tokens) const {
 bool Model::is_eog(Token token) const { return llama_vocab_is_eog(vocab_, token); }
 
 std::string Model::apply_chat_template(std::string_view user_message) const {
+  const ChatMessage msg{"user", std::string(user_message)};
+  return apply_chat_template(std::span(&msg, 1));
+}
+
+std::string Model::apply_chat_template(std::span<const ChatMessage> messages,
+                                       bool add_assistant) const {
   const char* tmpl = llama_model_chat_template(model_, nullptr);
   if (!tmpl) {
     // Some GGUFs (e.g. the Gemma 3 270M one) carry no template; llama.cpp has the family's.
@@ -201,14 +207,19 @@ std::string Model::apply_chat_template(std::string_view user_message) const {
     if (std::string_view(arch).starts_with("gemma")) tmpl = "gemma";
   }
   if (!tmpl) throw ModelError("this model has no chat template; drop --chat");
-  const std::string content(user_message);
-  llama_chat_message msg{"user", content.c_str()};
-  std::vector<char> buf(content.size() * 2 + 512);
-  int n =
-      llama_chat_apply_template(tmpl, &msg, 1, true, buf.data(), static_cast<int32_t>(buf.size()));
+  if (messages.empty()) throw ModelError("a chat prompt needs at least one message");
+  std::vector<llama_chat_message> msgs;
+  size_t chars = 0;
+  for (const ChatMessage& m : messages) {
+    msgs.push_back({m.role.c_str(), m.content.c_str()});
+    chars += m.content.size();
+  }
+  std::vector<char> buf(chars * 2 + 512);
+  int n = llama_chat_apply_template(tmpl, msgs.data(), msgs.size(), add_assistant, buf.data(),
+                                    static_cast<int32_t>(buf.size()));
   if (n > static_cast<int>(buf.size())) {
     buf.resize(static_cast<size_t>(n));
-    n = llama_chat_apply_template(tmpl, &msg, 1, true, buf.data(),
+    n = llama_chat_apply_template(tmpl, msgs.data(), msgs.size(), add_assistant, buf.data(),
                                   static_cast<int32_t>(buf.size()));
   }
   if (n < 0) throw ModelError("the model's chat template is not supported by llama.cpp");
