@@ -183,8 +183,11 @@ void run_bench(const BenchFlags& f) {
   opts.sampling = {f.temp, 0, 1.0f, f.seed};
   json runs = json::array();
   std::optional<BoundTable> bound;
-  if (f.bound)  // TODO(calibration): the machine's measured cost curve
-    bound.emplace([](int) { return default_cost_curve(); }, inputs.datastore.get());
+  if (f.bound) {  // under the cost the drafters use: this machine's, at each context length
+    auto cost = std::make_shared<CostModel>(
+        cost_model_for(*model, inputs.profile ? &*inputs.profile : nullptr));
+    bound.emplace([cost](int context) { return cost->at(context); }, inputs.datastore.get());
+  }
   {  // warm-up: first decodes of each batch shape are slower
     const Tokens p = model->tokenize(model->apply_chat_template("Hello"), true, true);
     GenerationOptions w = opts;
