@@ -83,6 +83,9 @@ struct DraftPolicy {
   CostModel cost = fallback_cost_model();                              // c(n, L) here
   std::vector<double> priors = acceptance_priors(AcceptanceCounts{});  // prior q per kind
   bool calibrate = false;  // verify whole candidate trees and count (reader tune)
+  // Search earlier outputs of the same Generator too (the paper: "this datastore can be
+  // built online by appending generated responses"; SuffixDecoding's global tree).
+  bool remember_outputs = true;
 };
 
 // The READER drafter: speculator (optional) + widening + deepening.
@@ -98,6 +101,7 @@ class ReaderDrafter : public Drafter {
   // Which nodes of the last drafted tree were accepted (teaches the acceptance model).
   void feedback(const DraftTree& tree, const std::vector<int>& accepted_nodes) override;
   void commit(TokenSpan committed) override;
+  void finish(TokenSpan prompt, TokenSpan output) override;
   const TreeShape& shape() const { return shape_; }
   const ShortTermTrie& trie() const { return trie_; }
   // Calibration mode: acceptance counted per kind of node since construction.
@@ -113,8 +117,10 @@ class ReaderDrafter : public Drafter {
   std::unique_ptr<Speculator> speculator_;
   const NextTokenSource* datastore_;
   bool use_retrieval_;
-  ShortTermTrie trie_;
-  std::vector<const NextTokenSource*> sources_;
+  ShortTermTrie trie_;     // this prompt and its output so far
+  ShortTermTrie history_;  // earlier outputs (bounded: cleared when its node budget fills)
+  bool remember_outputs_;  // feed finished outputs into history_
+  std::vector<const NextTokenSource*> sources_;  // trie_ first, then datastore, history_
   Tokens scratch_context_;
   CostModel cost_;                   // verification cost on this machine
   AcceptanceModel acceptance_;       // q(node | parent accepted): priors + this run

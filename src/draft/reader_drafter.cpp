@@ -23,11 +23,14 @@ ReaderDrafter::ReaderDrafter(TreeShape shape, std::unique_ptr<Speculator> specul
       datastore_(datastore),
       use_retrieval_(use_retrieval),
       trie_(TrieOptions{std::max(16, shape_.max_suffix_len + 1), 1u << 22}),
+      history_(TrieOptions{std::max(16, shape_.max_suffix_len + 1), 1u << 21}),
+      remember_outputs_(policy.remember_outputs),
       cost_(std::move(policy.cost)),
       acceptance_(std::move(policy.priors)),
       calibrate_(policy.calibrate) {
   sources_.push_back(&trie_);
   if (datastore_) sources_.push_back(datastore_);
+  if (remember_outputs_) sources_.push_back(&history_);
 }
 
 void ReaderDrafter::begin(TokenSpan prompt) {
@@ -124,6 +127,10 @@ void ReaderDrafter::feedback(const DraftTree& tree, const std::vector<int>& acce
 
 void ReaderDrafter::observe(const DraftTree& tree, const NodeLogits& logits) {
   if (speculator_) speculator_->observe(tree, logits);
+}
+
+void ReaderDrafter::finish(TokenSpan /*prompt*/, TokenSpan output) {
+  if (remember_outputs_) history_.insert(output);
 }
 
 void ReaderDrafter::commit(TokenSpan committed) {
