@@ -122,3 +122,27 @@ INSTANTIATE_TEST_SUITE_P(Models, BadInput, ::testing::ValuesIn(test_model_names(
 
 }  // namespace
 }  // namespace reader::test
+
+namespace reader::test {
+namespace {
+
+// --profile: missing, corrupt, or tuned for another model's vocabulary; and reader tune's
+// own output checks.
+TEST(BadProfile, MissingCorruptAndForeignProfiles) {
+  const std::string gen = "generate --prompt hi -n 4 --method reader --profile ";
+  expect_clean_error(run_cli(gen + "/nonexistent/p.profile.json"), "cannot read");
+  const auto corrupt = temp_file("corrupt.profile.json", "{\"format\": \"reader-profile\", ");
+  expect_clean_error(run_cli(gen + corrupt.string()), "corrupt");
+  const auto foreign = temp_file("foreign.profile.json", R"({"format": "reader-profile",
+    "version": 1, "model": "some other model", "tokenizer_fingerprint": "0000000000000001",
+    "machine": "x", "threads": 2, "cost": [{"context": 256, "curve": [[1, 1.0], [2, 1.2]]}],
+    "acceptance": []})");
+  expect_clean_error(run_cli(gen + foreign.string()), "tuned for another model");
+  expect_clean_error(run_cli("tune --cost-only --out /nonexistent/dir/p.json"),
+                     "output directory does not exist");
+  std::filesystem::remove(corrupt);
+  std::filesystem::remove(foreign);
+}
+
+}  // namespace
+}  // namespace reader::test
