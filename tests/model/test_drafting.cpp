@@ -1,8 +1,8 @@
 // Speculation really happens: on a prompt whose answer copies a passage of the prompt, each
 // method drafts from every source it has, commits well over one token per forward pass, and
-// (with retrieval) commits tokens found by retrieval. The lossless, KV and determinism tests
-// all pass for a drafter that never drafts (a step that verifies only the root is plain
-// decoding); these do not.
+// commits drafted tokens (retrieval's, or Token Recycling's once its table has seen the text). The
+// lossless, KV and determinism tests all pass for a drafter that never drafts (a step that verifies
+// only the root is plain decoding); these do not.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -38,7 +38,7 @@ struct Case {
   std::string method;
   std::vector<DraftSource> drafts_from;    // sources that must send nodes to verification
   std::vector<DraftSource> accepted_from;  // sources that must have drafts committed
-  double min_tokens_per_step_cold = 0;     // mean_accepted of the first run at least
+  double min_tokens_per_step_cold = 0;     // mean_accepted of the first run above this
   double min_tokens_per_step_warm = 0;     // ... and of the second
   int seed = -1;                           // -1: greedy
 };
