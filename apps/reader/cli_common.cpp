@@ -178,9 +178,12 @@ LoadedInputs load_method_inputs(const MethodInputs& in, Model& model, Method met
 
 nlohmann::json generation_to_json(const GenerationResult& r) {
   const GenerationStats& s = r.stats;
-  nlohmann::json by_source;
-  for (size_t i = 0; i < s.accepted_by_source.size(); ++i)
-    by_source[std::string(to_string(static_cast<DraftSource>(i)))] = s.accepted_by_source[i];
+  nlohmann::json by_source, drafted_by_source;
+  for (size_t i = 0; i < s.accepted_by_source.size(); ++i) {
+    const std::string name(to_string(static_cast<DraftSource>(i)));
+    by_source[name] = s.accepted_by_source[i];
+    drafted_by_source[name] = s.drafted_by_source[i];
+  }
   return {{"prompt_tokens", s.prompt_tokens},
           {"generated_tokens", s.generated_tokens},
           {"prefill_ms", s.prefill_ms},
@@ -191,6 +194,7 @@ nlohmann::json generation_to_json(const GenerationResult& r) {
           {"accepted_histogram", s.accepted_histogram},
           {"accepted_by_source", by_source},
           {"drafted_tokens", s.drafted_tokens},
+          {"drafted_by_source", drafted_by_source},
           {"draft_ms", s.draft_ms},
           {"verify_ms", s.verify_ms},
           {"bookkeeping_ms", s.bookkeeping_ms},

@@ -48,6 +48,7 @@ struct GenerationStats {
   int drafted_tokens = 0;               // draft-tree nodes sent to verification
   std::vector<int> accepted_histogram;  // [k] = steps that committed k tokens (incl. bonus)
   std::array<int, static_cast<int>(DraftSource::kCount)> accepted_by_source{};  // tokens
+  std::array<int, static_cast<int>(DraftSource::kCount)> drafted_by_source{};   // nodes verified
   double tokens_per_second() const {
     return decode_ms > 0 ? 1000.0 * generated_tokens / decode_ms : 0.0;
   }

@@ -76,6 +76,8 @@ GenerationResult generate_speculative(Model& model, TokenSpan prompt,
 
     ++stats.steps;
     stats.drafted_tokens += tree.size() - 1;
+    for (int node = 1; node < tree.size(); ++node)
+      stats.drafted_by_source[static_cast<size_t>(tree.source(node))]++;
     stats.draft_ms += ms_between(a, b);
     stats.verify_ms += ms_between(b, c);
     stats.bookkeeping_ms += ms_between(c, d);
