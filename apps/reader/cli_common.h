@@ -58,6 +58,9 @@ LoadedInputs load_method_inputs(const MethodInputs& in, Model& model, Method met
 
 nlohmann::json generation_to_json(const GenerationResult& r);
 
+// The corpus of the default datastore (`reader datastore build` without --input).
+std::vector<std::string> default_corpus_files();
+
 // Registration hooks, one per subcommand file.
 void add_generate_command(CLI::App& app);
 void add_datastore_command(CLI::App& app);
