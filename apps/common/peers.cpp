@@ -230,7 +230,8 @@ std::optional<PeerCounters> parse_peer_counters(std::string_view err) {
 
 std::optional<std::string> extract_generated_text(std::string_view out, std::string_view prompt) {
   if (!out.starts_with("\n\n")) return std::nullopt;
-  const size_t at = out.find(prompt, 2);
+  // The prompt right after the blank lines, else after a BOS piece ("<bos>" for Gemma).
+  const size_t at = out.substr(2).starts_with(prompt) ? 2 : out.find(prompt, 2);
   if (at == std::string_view::npos) return std::nullopt;
   std::string_view rest = out.substr(at + prompt.size());
   if (!rest.ends_with("\n\n\n\n")) return std::nullopt;  // cut short: the run did not finish
@@ -308,8 +309,7 @@ void build_lookup_cache(const PeerEnv& env, const std::filesystem::path& corpus_
                                          "-t",
                                          std::to_string(env.threads),
                                          "-c",
-                                         "512",
-                                         "--no-warmup"};
+                                         "512"};
   const auto out = env.work_dir / "lookup-create-out.txt";
   const auto err = env.work_dir / "lookup-create-err.txt";
   const int rc = spawn_and_wait(argv, out, err);

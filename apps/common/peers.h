@@ -53,8 +53,8 @@ struct PeerResult {
 };
 
 // Runs `config` on `prompt` (chat template already applied) for `max_tokens` tokens, greedy.
-// The llama.cpp programs decode max_tokens tokens exactly, llama-lookup may decode a few more
-// (its steps are not capped); compare texts by prefix.
+// llama-lookup and the ngram-cache drafter may decode a few tokens more (their last step is
+// not capped), so compare texts with peer_text_matches.
 PeerResult run_peer(const PeerConfig& config, const PeerEnv& env, const std::string& prompt,
                     int max_tokens);
 
