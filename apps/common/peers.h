@@ -53,8 +53,9 @@ struct PeerResult {
 };
 
 // Runs `config` on `prompt` (chat template already applied) for `max_tokens` tokens, greedy.
-// llama-lookup and the ngram-cache drafter may decode a few tokens more (their last step is
-// not capped), so compare texts with peer_text_matches.
+// Most llama.cpp drafters (ngram-map-k, ngram-cache, llama-lookup) do not cap their last
+// draft at the token budget and may decode a few tokens more, and an end-of-generation token
+// counts as decoded: compare texts with peer_text_matches.
 PeerResult run_peer(const PeerConfig& config, const PeerEnv& env, const std::string& prompt,
                     int max_tokens);
 

@@ -35,7 +35,8 @@ void write_corpus_text(const std::filesystem::path& path) {
 }
 
 bool wanted(const PeerConfig& c, const std::vector<std::string>& only) {
-  if (only.empty()) return true;
+  // llama.cpp's own AR always runs: the "speedup over llama:ar" column needs it.
+  if (only.empty() || c.name == "llama:ar") return true;
   return std::find(only.begin(), only.end(), c.name) != only.end() ||
          std::find(only.begin(), only.end(), peer_type(c)) != only.end();
 }
@@ -132,6 +133,16 @@ json PeerBench::run(size_t i, const std::string& prompt_text, int max_tokens) {
           {"drafted_tokens", r.drafted},
           {"accepted_tokens", r.accepted},
           {"text", r.text}};
+}
+
+json PeerBench::describe() const {
+  json configs = json::array();
+  for (const auto& c : configs_) configs.push_back({{"name", c.name}, {"args", c.args}});
+  return {{"programs", env_.bin_dir.string()},
+          {"threads", env_.threads},
+          {"ctx", env_.ctx},
+          {"lookup_cache", env_.lookup_cache.string()},
+          {"configs", configs}};
 }
 
 double median_tokens_per_s(const json& runs, const std::string& set, const std::string& method) {

@@ -43,6 +43,8 @@ class PeerBench {
   // One greedy run of configuration i as a bench row: tokens_per_s, mean_accepted,
   // drafted_tokens, accepted_tokens, generated_tokens, decode_ms, text, ok (error if not).
   nlohmann::json run(size_t i, const std::string& prompt_text, int max_tokens);
+  // The configurations (names and flags) and shared settings, for bench.json.
+  nlohmann::json describe() const;
 
  private:
   std::vector<PeerConfig> configs_;

@@ -279,7 +279,8 @@ void run_bench(const BenchFlags& f) {
                        {"max_tokens", f.max_tokens},
                        {"temp", f.temp},
                        {"seed", f.seed},
-                       {"datastore", inputs.datastore ? inputs.datastore->path().string() : ""}};
+                       {"datastore", inputs.datastore ? inputs.datastore->path().string() : ""},
+                       {"peers", peers ? peers->describe() : json()}};
   write_file(std::filesystem::path(f.out) / "bench.json",
              json{{"config", config}, {"summary", summary}, {"runs", runs}}.dump(1));
   write_file(std::filesystem::path(f.out) / "bench.md", md);
