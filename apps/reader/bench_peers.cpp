@@ -34,9 +34,7 @@ void write_corpus_text(const std::filesystem::path& path) {
   std::filesystem::rename(tmp, path);
 }
 
-bool wanted(const PeerConfig& c, const std::vector<std::string>& only) {
-  // llama.cpp's own AR always runs: the "speedup over llama:ar" column needs it.
-  if (only.empty() || c.name == "llama:ar") return true;
+bool named(const PeerConfig& c, const std::vector<std::string>& only) {
   return std::find(only.begin(), only.end(), c.name) != only.end() ||
          std::find(only.begin(), only.end(), peer_type(c)) != only.end();
 }
@@ -71,8 +69,13 @@ std::vector<PromptItem> PeerBenchFlags::load_prompts(const std::string& set, int
 PeerBench::PeerBench(const PeerBenchFlags& flags, const ModelFlags& model)
     : env_(default_peer_env()) {
   for (const auto& c : flags.sweep ? sweep_peer_configs() : default_peer_configs())
-    if (wanted(c, flags.only)) configs_.push_back(c);
-  if (configs_.empty()) throw UsageError("--peer-configs matches no peer configuration");
+    // llama.cpp's own AR always runs: the "speedup over llama:ar" column needs it.
+    if (flags.only.empty() || named(c, flags.only) || c.name == "llama:ar") configs_.push_back(c);
+  for (const auto& name : flags.only)
+    if (std::none_of(configs_.begin(), configs_.end(),
+                     [&](const PeerConfig& c) { return named(c, {name}); }))
+      throw UsageError("--peer-configs: '" + name + "' matches no peer configuration" +
+                       (flags.sweep ? " of the sweep" : ""));
   const auto missing = missing_peer_programs(configs_, env_);
   if (!missing.empty())
     throw UsageError("peer program " + missing.front().string() +

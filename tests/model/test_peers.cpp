@@ -57,7 +57,7 @@ TEST(PeersBadInput, MissingPeerProgramsNameTheBuildScript) {
 
 TEST(PeersBadInput, UnknownPeerConfiguration) {
   expect_clean_error(run_cli("bench --peers --peer-configs no-such-peer --prompts 1 -n 4"),
-                     "--peer-configs matches no peer configuration");
+                     "'no-such-peer' matches no peer configuration");
 }
 
 TEST(PeersBadInput, PeersAndSweepExcludeEachOther) {
