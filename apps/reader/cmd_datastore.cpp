@@ -11,6 +11,14 @@
 #include "reader/datastore.h"
 
 namespace reader::cli {
+
+std::vector<std::string> default_corpus_files() {
+  const auto dir = default_data_dir();
+  return {(dir / "corpus/gpteacher_codegen_instruct.json").string(),
+          (dir / "corpus/gpteacher_roleplay_instruct.json").string(),
+          (dir / "gsm8k/train.jsonl").string()};
+}
+
 namespace {
 
 struct BuildFlags {
@@ -19,13 +27,6 @@ struct BuildFlags {
   std::string out;
   CorpusOptions corpus;
 };
-
-std::vector<std::string> default_corpus_files() {
-  const auto dir = default_data_dir();
-  return {(dir / "corpus/gpteacher_codegen_instruct.json").string(),
-          (dir / "corpus/gpteacher_roleplay_instruct.json").string(),
-          (dir / "gsm8k/train.jsonl").string()};
-}
 
 void run_build(const BuildFlags& f) {
   const std::vector<std::string> inputs = f.inputs.empty() ? default_corpus_files() : f.inputs;
