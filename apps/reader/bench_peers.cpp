@@ -56,16 +56,6 @@ void PeerBenchFlags::add_to(CLI::App& cmd) {
       ->check(CLI::Range(0, 100000));
 }
 
-std::vector<PromptItem> PeerBenchFlags::load_prompts(const std::string& set, int n) const {
-  if (!sweep) return load_prompt_set(set, default_data_dir(), n);
-  std::vector<PromptItem> items = load_prompt_set(set, default_data_dir(), calibration_offset + n);
-  if (static_cast<int>(items.size()) <= calibration_offset)
-    throw UsageError(fmt::format("set {} has {} prompts, none after --calibration-offset {}", set,
-                                 items.size(), calibration_offset));
-  items.erase(items.begin(), items.begin() + calibration_offset);
-  return items;
-}
-
 PeerBench::PeerBench(const PeerBenchFlags& flags, const ModelFlags& model)
     : env_(default_peer_env()) {
   for (const auto& c : flags.sweep ? sweep_peer_configs() : default_peer_configs())

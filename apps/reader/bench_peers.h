@@ -24,9 +24,6 @@ struct PeerBenchFlags {
   int calibration_offset = 20;    // sweep prompts are items [offset, offset + --prompts)
   void add_to(CLI::App& cmd);
   bool enabled() const { return peers || sweep; }
-  // The set's prompts for this run: the first `n`, or in a sweep the calibration window
-  // after the reported ones (never the prompts a benchmark reports on).
-  std::vector<PromptItem> load_prompts(const std::string& set, int n) const;
 };
 
 // The peer configurations of one bench run, ready to run (programs checked, lookup cache
