@@ -62,12 +62,18 @@ GenerationResult generate_speculative(Model& model, TokenSpan prompt,
     });
     drafter.observe(tree, [&](int node) { return verifier.logits(node); });
     drafter.feedback(tree, acc.nodes);
-    verifier.commit(tree, acc, root_pos);
 
     const int before = out.size();
     for (Token t : acc.emitted)
       if (!out.push(t)) break;
     const int committed = out.size() - before;  // the stream may stop mid-span
+    // Keep in the KV cache only cells of tokens the output holds: a stop mid-span (EOS or
+    // a stop string inside an accepted path) leaves nothing past the end.
+    Acceptance kept = acc;
+    if (committed < static_cast<int>(acc.emitted.size()))
+      kept.nodes.resize(
+          static_cast<size_t>(std::min(committed, static_cast<int>(acc.nodes.size()) - 1) + 1));
+    verifier.commit(tree, kept, root_pos);
     context.insert(context.end(), acc.emitted.begin(), acc.emitted.begin() + committed);
     drafter.commit(TokenSpan(acc.emitted).first(static_cast<size_t>(committed)));
     root_pos += static_cast<int>(acc.nodes.size());

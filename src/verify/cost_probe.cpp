@@ -1,4 +1,6 @@
 // Measuring c(n, L) on the model itself, and finding the cost a drafter should use.
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -62,9 +64,10 @@ CostModel measure_cost_model(Model& model, const CostProbe& probe,
   for (int context : contexts) {
     model.kv_clear();
     std::vector<BatchToken> batch;
-    for (int p = 0; p < context; p += model.n_batch()) {  // prefill in n_batch chunks
+    const int chunk = std::min(model.n_batch(), model.n_ctx());  // llama.cpp caps n_batch at n_ctx
+    for (int p = 0; p < context; p += chunk) {                   // prefill in chunks
       batch.clear();
-      for (int i = p; i < std::min(context, p + model.n_batch()); ++i)
+      for (int i = p; i < std::min(context, p + chunk); ++i)
         batch.push_back({tokens[static_cast<size_t>(i)], i, seq0, false});
       model.decode(batch);
     }
@@ -125,10 +128,13 @@ CostModel cost_model_for(Model& model, const Profile* profile) {
       // A corrupt cache entry is measured again below and overwritten.
     }
   }
-  std::fprintf(stderr,
-               "reader: measuring the verification cost of %s on this machine (once; cached in "
-               "%s)\n",
-               model.description().c_str(), cache.parent_path().c_str());
+  // Too small a cache to measure what matters: the fallback curve, not cached.
+  if (model.n_ctx() < 256 + 32) return fallback_cost_model();
+  if (isatty(STDERR_FILENO))  // a note for people; logs and errors stay one line
+    std::fprintf(stderr,
+                 "reader: measuring the verification cost of %s on this machine (once; cached in "
+                 "%s)\n",
+                 model.description().c_str(), cache.parent_path().c_str());
   CostProbe quick;
   quick.sizes = {1, 2, 3, 4, 6, 8, 12, 16};
   Profile p;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "lossless_check.h"
+#include "test_profile_fixture.h"
 
 namespace reader::test {
 namespace {
@@ -54,7 +55,10 @@ class Drafting : public ::testing::TestWithParam<Case> {};
 TEST_P(Drafting, CopyHeavyPromptIsDraftedAndAccepted) {
   const Case& c = GetParam();
   Model& m = shared_model("smollm2", 64, 4096);
-  Generator spec(m, {parse_method(c.method), {}, shared_datastore("smollm2"), nullptr});
+  const Profile profile = calibrated_profile(m);  // what generate drafts with after setup
+  MethodConfig config{parse_method(c.method), {}, shared_datastore("smollm2"), nullptr};
+  config.profile = &profile;
+  Generator spec(m, config);
   GenerationOptions opts;
   opts.max_tokens = 56;
   if (c.seed >= 0) opts.sampling = {0.8f, 40, 0.95f, static_cast<uint64_t>(c.seed)};

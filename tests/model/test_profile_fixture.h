@@ -2,6 +2,7 @@
 // acceptance priors, so what the drafter decides to verify is deterministic.
 #pragma once
 
+#include <filesystem>
 #include <thread>
 
 #include "reader/model.h"
@@ -27,6 +28,17 @@ inline Profile fixed_profile(const Model& m, double accept_rate, double evidence
   if (accept_rate >= 0)
     for (int cell = 0; cell < AcceptanceCounts::kCells; ++cell)
       p.acceptance.set(cell, accept_rate * evidence, evidence);
+  return p;
+}
+
+// The acceptance this project calibrated for SmolLM2 (`reader tune`, committed under
+// docs/results/tune/), with the fixed cost curve above: what `reader generate` drafts with
+// after setup, minus the timing. Model tests of drafting use it.
+inline Profile calibrated_profile(const Model& m) {
+  Profile p = fixed_profile(m, -1);
+  const Profile tuned = load_profile(std::filesystem::path(READER_SOURCE_DIR) / "docs" / "results" /
+                                     "tune" / "SmolLM2-135M-Instruct.Q8_0.profile.json");
+  p.acceptance = tuned.acceptance;
   return p;
 }
 
