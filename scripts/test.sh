@@ -21,6 +21,6 @@ ctest --preset release -L model --no-tests=error -j 1 --timeout 1200
 if [ "${READER_SKIP_ASAN:-0}" != 1 ]; then
   echo; echo "[test] unit tests under ASan + UBSan (Debug)"
   cmake --preset debug -DCMAKE_PREFIX_PATH="$LLAMA_PREFIX" > /dev/null
-  cmake --build --preset debug -j "$(nproc)" --target reader_unit_tests reader_draft_tests
+  cmake --build --preset debug -j "$(nproc)" --target reader_unit_tests reader_draft_tests reader_apps_tests
   ctest --preset debug -L unit --no-tests=error -j "$(nproc)" --timeout 900
 fi
