@@ -49,9 +49,7 @@ std::vector<TemplateNode> tuned_template(const std::vector<TemplateNode>& tmpl,
   for (size_t i = 0; i < tmpl.size(); ++i) {
     const int parent = tmpl[i].parent < 0 ? 0 : tmpl[i].parent + 1;
     tree.add(parent, static_cast<Token>(i + 1), DraftSource::kSpeculator);
-    NodeKind k;
-    k.feature =
-        std::min(tree.depth(static_cast<int>(i) + 1) - 1, 15) * 4 + std::min(tmpl[i].rank, 3);
+    const NodeKind k = speculator_kind(tree.depth(static_cast<int>(i) + 1), tmpl[i].rank);
     q.push_back(priors[static_cast<size_t>(AcceptanceCounts::cell(k))]);
   }
   const std::vector<int> keep = best_subtree(tree, q, cost);
@@ -142,9 +140,7 @@ void run_tune(const TuneFlags& f) {
     if (!std::filesystem::is_directory(dir, ec))
       throw UsageError("output directory does not exist: " + dir.string());
   }
-  const int threads = model->options().n_threads > 0
-                          ? model->options().n_threads
-                          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  const int threads = effective_threads(*model);
   if (f.if_stale && std::filesystem::exists(out)) {
     try {
       const Profile old = load_profile(out);

@@ -56,6 +56,10 @@ std::string profile_to_json(const Profile& profile);
 void check_profile_matches(const Profile& profile, const Model& model,
                            const std::filesystem::path& path);
 
+// Threads `model` decodes with (its option, or every hardware thread when 0): part of what
+// a cost curve was measured under.
+int effective_threads(const Model& model);
+
 // How the cost is probed: chains of each size decoded on top of each context length.
 struct CostProbe {
   std::vector<int> contexts = {256, 1024, 2048};            // cached tokens (skipped if too long)

@@ -9,6 +9,7 @@
 // from calibrated priors (profile.h) and online feedback.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -57,6 +58,12 @@ struct NodeKind {
   int strength = 0;  // retrieval: share of its level's counts, buckets 0..3; speculator: 0
   int store = 0;     // retrieval: 0 if this text (the trie) matched, 1 the datastore only
 };
+
+// The kind of a speculator node at `depth` (1 = child of the root) holding its parent's
+// rank-th guess; the drafter and reader tune must agree on it.
+inline NodeKind speculator_kind(int depth, int rank) {
+  return {DraftSource::kSpeculator, std::min(depth - 1, 15) * 4 + std::min(rank, 3), 0, 0};
+}
 
 // Acceptance counts per kind of node: how often a node was accepted when its parent was.
 // `reader tune` collects them on calibration prompts; profiles store them.

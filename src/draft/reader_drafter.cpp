@@ -62,8 +62,7 @@ DraftTree ReaderDrafter::draft(TokenSpan context, int budget_cap) {
       int rank = 0;
       for (int c = tree.first_child(tree.parent(i)); c != i && c >= 0; c = tree.next_sibling(c))
         ++rank;
-      proposals_.push_back(
-          {i, {DraftSource::kSpeculator, std::min(tree.depth(i) - 1, 15) * 4 + std::min(rank, 3)}});
+      proposals_.push_back({i, speculator_kind(tree.depth(i), rank)});
     }
   }
   if (use_retrieval_) {

@@ -18,11 +18,6 @@ namespace {
 // estimate of what a decode costs.
 double fastest(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
 
-int effective_threads(const Model& model) {
-  const int t = model.options().n_threads;
-  return t > 0 ? t : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-}
-
 std::filesystem::path cost_cache_path(const Model& model) {
   std::filesystem::path dir;
   if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
@@ -41,6 +36,11 @@ std::filesystem::path cost_cache_path(const Model& model) {
 }
 
 }  // namespace
+
+int effective_threads(const Model& model) {
+  const int t = model.options().n_threads;
+  return t > 0 ? t : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
 
 CostModel measure_cost_model(Model& model, const CostProbe& probe,
                              const std::function<void(double)>& progress) {

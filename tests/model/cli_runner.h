@@ -1,6 +1,7 @@
 // Runs the reader CLI as a user would and captures exit code, stdout and stderr.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <cstdlib>
@@ -44,6 +45,15 @@ inline CliResult run_cli(const std::string& args) {
   r.err = slurp(dir / "err");
   std::filesystem::remove_all(dir);
   return r;
+}
+
+// A bad-input run: non-zero exit without a signal, one "reader: error:" line naming `needle`.
+inline void expect_clean_error(const CliResult& r, const std::string& needle) {
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_LT(r.exit_code, 128) << "killed by a signal";
+  EXPECT_EQ(r.err_lines(), 1) << r.err;
+  EXPECT_NE(r.err.find("reader: error:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(needle), std::string::npos) << "stderr: " << r.err;
 }
 
 }  // namespace reader::test

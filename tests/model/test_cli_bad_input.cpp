@@ -17,14 +17,6 @@ std::filesystem::path temp_file(const std::string& name, const std::string& cont
   return p;
 }
 
-void expect_clean_error(const CliResult& r, const std::string& needle) {
-  EXPECT_NE(r.exit_code, 0);
-  EXPECT_LT(r.exit_code, 128) << "killed by a signal";
-  EXPECT_EQ(r.err_lines(), 1) << r.err;
-  EXPECT_NE(r.err.find("reader: error:"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find(needle), std::string::npos) << "stderr: " << r.err;
-}
-
 class BadInput : public ::testing::TestWithParam<std::string> {
  protected:
   std::string model_flag() const { return "--model " + test_model_path(GetParam()).string(); }

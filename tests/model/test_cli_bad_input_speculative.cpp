@@ -23,7 +23,7 @@ std::filesystem::path write(const std::string& name, const std::string& content)
   return p;
 }
 
-void expect_clean_error(const CliResult& r, const std::string& needle) {
+void expect_error_before_output(const CliResult& r, const std::string& needle) {
   EXPECT_NE(r.exit_code, 0);
   EXPECT_LT(r.exit_code, 128) << "killed by a signal";
   EXPECT_NE(r.err.find("reader: error:"), std::string::npos) << r.err;
@@ -33,8 +33,9 @@ void expect_clean_error(const CliResult& r, const std::string& needle) {
 
 TEST(DatastoreBuildBadInput, UnreadableInputLeavesNothing) {
   const auto out = scratch("missing.rds");
-  expect_clean_error(run_cli("datastore build --input /nonexistent.jsonl --out " + out.string()),
-                     "cannot read input");
+  expect_error_before_output(
+      run_cli("datastore build --input /nonexistent.jsonl --out " + out.string()),
+      "cannot read input");
   EXPECT_FALSE(std::filesystem::exists(out));
 }
 
@@ -47,7 +48,7 @@ TEST(DatastoreBuildBadInput, MalformedJsonLineSkippedOrRefused) {
   EXPECT_EQ(ok.exit_code, 0) << ok.err;
   EXPECT_NE(ok.out.find("1 malformed lines skipped"), std::string::npos) << ok.out;
   std::filesystem::remove(out);
-  expect_clean_error(
+  expect_error_before_output(
       run_cli("datastore build --strict --input " + in.string() + " --out " + out.string()),
       ":2: malformed");
   EXPECT_FALSE(std::filesystem::exists(out));
@@ -55,13 +56,13 @@ TEST(DatastoreBuildBadInput, MalformedJsonLineSkippedOrRefused) {
 
 TEST(DatastoreBuildBadInput, EmptyCorpusAndMissingField) {
   const auto empty = write("empty.jsonl", "{\"response\": \"\"}\n");
-  expect_clean_error(
+  expect_error_before_output(
       run_cli("datastore build --input " + empty.string() + " --out " + scratch("e.rds").string()),
       "no non-empty documents");
   const auto nofield = write("nofield.jsonl", "{\"question\": \"why\"}\n");
-  expect_clean_error(run_cli("datastore build --input " + nofield.string() + " --out " +
-                             scratch("f.rds").string()),
-                     "no record has the field");
+  expect_error_before_output(run_cli("datastore build --input " + nofield.string() + " --out " +
+                                     scratch("f.rds").string()),
+                             "no record has the field");
 }
 
 TEST(SpeculativeBadInput, DatastoreFromAnotherTokenizer) {
@@ -71,41 +72,41 @@ TEST(SpeculativeBadInput, DatastoreFromAnotherTokenizer) {
                     in.string() + " --out " + gemma_ds.string())
                 .exit_code,
             0);
-  expect_clean_error(
+  expect_error_before_output(
       run_cli("generate --method reader --prompt hi --datastore " + gemma_ds.string()),
       "tokenizer");
 }
 
 TEST(SpeculativeBadInput, CorruptOrTruncatedDatastore) {
   const auto junk = write("junk.rds", std::string(4096, 'x'));
-  expect_clean_error(run_cli("generate --method reader --prompt hi --datastore " + junk.string()),
-                     "datastore");
+  expect_error_before_output(
+      run_cli("generate --method reader --prompt hi --datastore " + junk.string()), "datastore");
 }
 
 TEST(SpeculativeBadInput, DraftModelWithAnotherVocabulary) {
-  expect_clean_error(
+  expect_error_before_output(
       run_cli("generate --method draft --prompt hi --draft-model " + gemma3_model_path().string()),
       "different vocabulary");
-  expect_clean_error(run_cli("generate --method draft --prompt hi"), "--draft-model");
+  expect_error_before_output(run_cli("generate --method draft --prompt hi"), "--draft-model");
 }
 
 TEST(SpeculativeBadInput, MalformedOrOversizedTreeShape) {
-  expect_clean_error(run_cli("generate --method reader --prompt hi --tree " +
-                             write("t1.json", "{\"speculator\": [[0, 0]]").string()),
-                     "malformed tree shape");
-  expect_clean_error(run_cli("generate --method reader --prompt hi --tree " +
-                             write("t2.json", "{\"speculator\": [[3, 0]]}").string()),
-                     "parent");
+  expect_error_before_output(run_cli("generate --method reader --prompt hi --tree " +
+                                     write("t1.json", "{\"speculator\": [[0, 0]]").string()),
+                             "malformed tree shape");
+  expect_error_before_output(run_cli("generate --method reader --prompt hi --tree " +
+                                     write("t2.json", "{\"speculator\": [[3, 0]]}").string()),
+                             "parent");
   std::string wide = "{\"speculator\": [";
   for (int i = 0; i < 100; ++i)
     wide += std::string(i ? "," : "") + "[-1," + std::to_string(i % 60) + "]";
   wide += "]}";
-  expect_clean_error(
+  expect_error_before_output(
       run_cli("generate --method reader --prompt hi --tree " + write("t3.json", wide).string()),
       "sequence ids");
-  expect_clean_error(run_cli("generate --method reader --prompt hi --tree " +
-                             write("t4.json", "{\"depth\": 3}").string()),
-                     "unknown key");
+  expect_error_before_output(run_cli("generate --method reader --prompt hi --tree " +
+                                     write("t4.json", "{\"depth\": 3}").string()),
+                             "unknown key");
 }
 
 TEST(SpeculativeDraftModel, SelfDraftingIsLossless) {

@@ -15,14 +15,6 @@
 namespace reader::test {
 namespace {
 
-void expect_clean_error(const CliResult& r, const std::string& needle) {
-  EXPECT_NE(r.exit_code, 0);
-  EXPECT_LT(r.exit_code, 128) << "killed by a signal";
-  EXPECT_EQ(r.err_lines(), 1) << r.err;
-  EXPECT_NE(r.err.find("reader: error:"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find(needle), std::string::npos) << "stderr: " << r.err;
-}
-
 PeerConfig find_config(const std::string& name) {
   for (const auto& c : default_peer_configs())
     if (c.name == name) return c;

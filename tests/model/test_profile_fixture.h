@@ -17,9 +17,7 @@ inline Profile fixed_profile(const Model& m, double accept_rate, double evidence
   p.model = m.description();
   p.tokenizer = m.tokenizer_fingerprint();
   p.machine = machine_key();
-  p.threads = m.options().n_threads > 0
-                  ? m.options().n_threads
-                  : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  p.threads = effective_threads(m);
   // This machine's measured curve at 1024 cached tokens (README, "Tree sizes").
   p.cost = CostModel(
       {{1024,
