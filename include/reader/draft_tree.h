@@ -35,6 +35,9 @@ class DraftTree {
   int depth(int i) const { return depths_[static_cast<size_t>(i)]; }
   DraftSource source(int i) const { return sources_[static_cast<size_t>(i)]; }
   float score(int i) const { return scores_[static_cast<size_t>(i)]; }
+  // The drafter's final estimate that node i's whole path is accepted (alpha, Theorem 1):
+  // the engine's batch policy trims drafts by it.
+  void set_score(int i, float score) { scores_[static_cast<size_t>(i)] = score; }
   const Tokens& tokens() const { return tokens_; }
   const std::vector<int>& parents() const { return parents_; }
   int max_depth() const;

@@ -22,7 +22,7 @@ struct GenerationOptions {
   std::function<void(int position, const float* logits)> on_logits;
 };
 
-enum class StopReason { kMaxTokens, kEndOfGeneration, kStopString, kContextFull };
+enum class StopReason { kMaxTokens, kEndOfGeneration, kStopString, kContextFull, kCancelled };
 std::string_view to_string(StopReason reason);
 
 // Where accepted draft tokens came from (the root/bonus token is the model's own).

@@ -49,6 +49,13 @@ struct MethodConfig {
   SuffixParams suffix;                         // kSuffix's parameters
 };
 
+// The tree shape a method drafts with: the config's, else the profile's (reader), else
+// default_tree_shape().
+TreeShape resolved_tree_shape(const MethodConfig& config);
+// A fresh drafter for `config` (null for AR), as a Generator builds it; the batched engine
+// builds one per request. Throws std::invalid_argument on a bad config.
+std::unique_ptr<Drafter> make_drafter(Model& model, const MethodConfig& config);
+
 // A reusable generator: per-method state that should outlive one prompt (Token
 // Recycling's successor table, SuffixDecoding's tree of earlier outputs) lives here.
 class Generator {

@@ -34,7 +34,12 @@ class ModelError : public std::runtime_error {
 
 struct ModelOptions {
   std::filesystem::path path;  // GGUF file
-  int n_ctx = 4096;            // KV-cache cells shared by all sequence ids (unified cache)
+  int n_ctx = 4096;            // KV-cache cells per sequence (n_ctx() reports it)
+  // true: one KV buffer that every sequence id shares (tree branches share the committed
+  // prefix's cells). false: one stream of n_ctx cells per sequence id, each laid out as if
+  // it ran alone, so batched outputs equal solo ones bit for bit (engine.h); drafts are
+  // then chains, and n_seq_max streams are allocated.
+  bool kv_unified = true;
   int n_batch = 512;           // most tokens one decode() may carry
   int n_seq_max = 64;          // sequence ids available (tree branches x sequences), <= 256
   int n_threads = 0;           // 0: all hardware threads
@@ -74,7 +79,7 @@ class Model {
 
   // --- vocabulary -------------------------------------------------------------------
   int n_vocab() const { return n_vocab_; }
-  int n_ctx() const { return n_ctx_; }
+  int n_ctx() const { return n_ctx_; }  // cells one sequence may hold
   int n_batch() const { return options_.n_batch; }
   int n_seq_max() const { return options_.n_seq_max; }
   const ModelOptions& options() const { return options_; }

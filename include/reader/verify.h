@@ -10,6 +10,7 @@
 #pragma once
 
 #include <functional>
+#include <span>
 #include <vector>
 
 #include "reader/draft_tree.h"
@@ -23,7 +24,14 @@ struct TreeLayout {
   int branches = 0;                       // leaves below the root (branch ids used)
 };
 // Branch ids are first_branch_seq, first_branch_seq + 1, ...; the root also carries main_seq.
+// A chain (one leaf) needs no branch ids: its nodes go straight into main_seq, and a
+// rejected tail is cut off (this is what lets one KV stream per sequence verify drafts).
 TreeLayout layout_tree(const DraftTree& tree, int main_seq, int first_branch_seq);
+// A tree is a chain when no node has two children.
+bool is_chain(const DraftTree& tree);
+// The chain along each node's first (best) child: what a tree becomes where only chains
+// may be verified.
+DraftTree first_child_chain(const DraftTree& tree);
 
 // Result of walking the tree with the policy.
 struct Acceptance {
@@ -33,6 +41,16 @@ struct Acceptance {
 };
 // `policy(node)` returns the token the decoding policy emits after `node`'s prefix.
 Acceptance accept_longest_path(const DraftTree& tree, const std::function<Token(int)>& policy);
+
+// The one KV routine every verifier shares. place_tree() lays `tree` (root at root_pos)
+// out for sequence main_seq, shares the committed prefix with its branch ids and appends
+// its rows to `batch` (seq-id spans point into `layout`, which must outlive the decode).
+void place_tree(Model& model, const DraftTree& tree, int root_pos, int main_seq,
+                int first_branch_seq, TreeLayout& layout, std::vector<BatchToken>& batch);
+// Keeps the cells of `kept_nodes` (root first: the accepted path, possibly cut short by a
+// stop) in main_seq and frees every other cell the tree used.
+void commit_tree(Model& model, const DraftTree& tree, const TreeLayout& layout,
+                 std::span<const int> kept_nodes, int root_pos, int main_seq, int first_branch_seq);
 
 // Runs layout, decode and commit on a Model for one sequence.
 class TreeVerifier {

@@ -86,6 +86,7 @@ class DraftModelSpeculator final : public Speculator {
     }
     // Drop the drafted cells; the committed prefix stays in sequence 0.
     for (int b = 0; b < layout_.branches; ++b) model_.kv_seq_rm(1 + b, -1, -1);
+    model_.kv_seq_rm(0, root_pos + 1, -1);  // a chain template drafts in sequence 0 itself
   }
 
  private:

@@ -107,7 +107,14 @@ DraftTree ReaderDrafter::draft(TokenSpan context, int budget_cap) {
     if (new_index[static_cast<size_t>(p.node)] > 0)
       kept.push_back({new_index[static_cast<size_t>(p.node)], p.kind});
   proposals_ = std::move(kept);
-  return restrict_tree(tree, keep);
+  DraftTree chosen = restrict_tree(tree, keep);
+  // Scores become alpha (the chance the node's whole path is accepted), for the batch policy.
+  for (size_t k = 1; k < keep.size(); ++k) {
+    const int node = static_cast<int>(k);
+    chosen.set_score(node, static_cast<float>(q[static_cast<size_t>(keep[k])]) *
+                               (chosen.parent(node) > 0 ? chosen.score(chosen.parent(node)) : 1.0f));
+  }
+  return chosen;
 }
 
 void ReaderDrafter::feedback(const DraftTree& tree, const std::vector<int>& accepted_nodes) {

@@ -61,49 +61,59 @@ TreeShape default_tree_shape(Method method) {
   return s;
 }
 
-Generator::Generator(Model& model, MethodConfig config)
-    : model_(model),
-      config_(std::move(config)),
-      shape_(config_.shape ? *config_.shape
-             : config_.method == Method::kReader && config_.profile && config_.profile->shape
-                 ? *config_.profile->shape
-                 : default_tree_shape(config_.method)) {
-  if (config_.method == Method::kAutoregressive) return;  // AR drafts nothing
-  if (config_.method == Method::kSuffix) {
-    drafter_ = make_suffix_drafter(config_.suffix, model.n_seq_max() - 1);
-    return;
-  }
-  shape_.validate(model.n_seq_max() - 1);
+TreeShape resolved_tree_shape(const MethodConfig& config) {
+  if (config.shape) return *config.shape;
+  if (config.method == Method::kReader && config.profile && config.profile->shape)
+    return *config.profile->shape;
+  return default_tree_shape(config.method);
+}
+
+std::unique_ptr<Drafter> make_drafter(Model& model, const MethodConfig& config) {
+  if (config.method == Method::kAutoregressive) return nullptr;  // AR drafts nothing
+  if (config.method == Method::kSuffix)
+    return make_suffix_drafter(config.suffix, model.n_seq_max() - 1);
+  TreeShape shape = resolved_tree_shape(config);
+  if (config.calibrate) shape.adaptive = false;  // reader tune verifies whole candidate trees
+  // A single path needs no branch ids (it is verified in the sequence's own id).
+  shape.validate(shape.single_path && shape.adaptive ? 1 << 20 : model.n_seq_max() - 1);
   std::unique_ptr<Speculator> speculator;
   bool retrieval = false;
-  switch (config_.method) {
+  switch (config.method) {
     case Method::kAutoregressive:  // returned above: AR and suffix need no speculator
     case Method::kSuffix:
       break;
     case Method::kReader:
-      speculator = make_recycling_speculator(model.n_vocab(), shape_.speculator);
+      speculator = make_recycling_speculator(model.n_vocab(), shape.speculator);
       retrieval = true;
       break;
     case Method::kRetrieval:
-      shape_.speculator.clear();
+      shape.speculator.clear();
       retrieval = true;
       break;
     case Method::kRecycling:
-      speculator = make_recycling_speculator(model.n_vocab(), shape_.speculator);
+      speculator = make_recycling_speculator(model.n_vocab(), shape.speculator);
       break;
     case Method::kDraft:
-      if (!config_.draft_model) throw std::invalid_argument("method 'draft' needs --draft-model");
-      speculator = make_draft_model_speculator(*config_.draft_model, shape_.speculator);
+      if (!config.draft_model) throw std::invalid_argument("method 'draft' needs --draft-model");
+      speculator = make_draft_model_speculator(*config.draft_model, shape.speculator);
       break;
   }
   DraftPolicy policy;
-  policy.cost = cost_model_for(model_, config_.profile);
+  policy.cost = cost_model_for(model, config.profile);
   policy.priors =
-      acceptance_priors(config_.profile ? config_.profile->acceptance : AcceptanceCounts{});
-  policy.calibrate = config_.calibrate;
-  if (policy.calibrate) shape_.adaptive = false;
-  drafter_ = std::make_unique<ReaderDrafter>(shape_, std::move(speculator), config_.datastore,
-                                             retrieval, std::move(policy));
+      acceptance_priors(config.profile ? config.profile->acceptance : AcceptanceCounts{});
+  policy.calibrate = config.calibrate;
+  return std::make_unique<ReaderDrafter>(shape, std::move(speculator), config.datastore,
+                                         retrieval, std::move(policy));
+}
+
+Generator::Generator(Model& model, MethodConfig config)
+    : model_(model), config_(std::move(config)), shape_(resolved_tree_shape(config_)) {
+  drafter_ = make_drafter(model_, config_);
+  if (const auto* reader = dynamic_cast<const ReaderDrafter*>(drafter_.get()))
+    shape_ = reader->shape();
+  else if (config_.method == Method::kRetrieval)
+    shape_.speculator.clear();
 }
 
 AcceptanceCounts Generator::calibration_counts() const {

@@ -33,6 +33,8 @@ std::string_view to_string(StopReason reason) {
       return "stop_string";
     case StopReason::kContextFull:
       return "context_full";
+    case StopReason::kCancelled:
+      return "cancelled";
   }
   return "?";
 }
@@ -63,6 +65,10 @@ OutputStream::OutputStream(const Model& model, const GenerationOptions& options,
       context_room_(model.n_ctx() - context_tokens) {
   for (const auto& s : options.stop) max_stop_len_ = std::max(max_stop_len_, s.size());
   if (options.max_tokens <= 0) done_ = true;
+}
+
+void OutputStream::cancel() {
+  if (!done_) stop(StopReason::kCancelled);
 }
 
 void OutputStream::stop(StopReason reason) {

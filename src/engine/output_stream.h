@@ -19,6 +19,7 @@ class OutputStream {
   // Commits one token; false once generation has ended (the token may be dropped).
   bool push(Token token);
   bool done() const { return done_; }
+  void cancel();  // ends the output where it is (StopReason::kCancelled)
   int size() const { return static_cast<int>(result_.tokens.size()); }
   const Tokens& tokens() const { return result_.tokens; }
   // Flushes held-back text and hands over the result (call once, at the end).

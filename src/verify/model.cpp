@@ -120,13 +120,15 @@ std::unique_ptr<Model> Model::load(const ModelOptions& options) {
                           ? options.n_threads
                           : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   llama_context_params cp = llama_context_default_params();
-  cp.n_ctx = static_cast<uint32_t>(options.n_ctx);
+  // llama.cpp's n_ctx is the total: split evenly between the streams when not unified.
+  cp.n_ctx = static_cast<uint32_t>(options.n_ctx) *
+             (options.kv_unified ? 1u : static_cast<uint32_t>(options.n_seq_max));
   cp.n_batch = static_cast<uint32_t>(options.n_batch);
   cp.n_ubatch = static_cast<uint32_t>(options.n_batch);
   cp.n_seq_max = static_cast<uint32_t>(options.n_seq_max);
   cp.n_threads = threads;
   cp.n_threads_batch = threads;
-  cp.kv_unified = true;  // tree branches share the committed prefix's cells
+  cp.kv_unified = options.kv_unified;
   cp.swa_full = true;    // sliding-window models: branches may be dropped at any position
   cp.flash_attn_type =
       options.flash_attn ? LLAMA_FLASH_ATTN_TYPE_ENABLED : LLAMA_FLASH_ATTN_TYPE_DISABLED;
@@ -141,7 +143,7 @@ std::unique_ptr<Model> Model::load(const ModelOptions& options) {
     throw ModelError("failed to create a context for " + options.path.string() +
                      last_llama_error());
   }
-  m->n_ctx_ = static_cast<int>(llama_n_ctx(m->ctx_));
+  m->n_ctx_ = static_cast<int>(llama_n_ctx_seq(m->ctx_));
   m->batch_ = std::make_unique<BatchBuffer>(options.n_batch, options.n_seq_max);
   return m;
 }

@@ -5,11 +5,26 @@
 
 namespace reader {
 
+bool is_chain(const DraftTree& tree) {
+  for (int i = 1; i < tree.size(); ++i)
+    if (tree.next_sibling(i) >= 0) return false;
+  return true;
+}
+
+DraftTree first_child_chain(const DraftTree& tree) {
+  DraftTree chain(tree.token(0), std::max(1, tree.max_depth() + 1));
+  int at = 0;
+  for (int n = tree.first_child(0); n > 0; n = tree.first_child(n))
+    at = chain.add(at, tree.token(n), tree.source(n), tree.score(n));
+  return chain;
+}
+
 TreeLayout layout_tree(const DraftTree& tree, int main_seq, int first_branch_seq) {
   TreeLayout layout;
-  layout.seq_ids.assign(static_cast<size_t>(tree.size()), {});
+  layout.seq_ids.assign(static_cast<size_t>(tree.size()), {main_seq});
+  if (is_chain(tree)) return layout;
+  for (auto& ids : layout.seq_ids) ids.clear();
   layout.seq_ids[0].push_back(main_seq);
-  if (tree.size() == 1) return layout;
   for (int leaf : tree.leaves()) {
     const int id = first_branch_seq + layout.branches++;
     for (int n = leaf; n >= 0; n = tree.parent(n))
@@ -30,35 +45,50 @@ Acceptance accept_longest_path(const DraftTree& tree, const std::function<Token(
   }
 }
 
+void place_tree(Model& model, const DraftTree& tree, int root_pos, int main_seq,
+                int first_branch_seq, TreeLayout& layout, std::vector<BatchToken>& batch) {
+  layout = layout_tree(tree, main_seq, first_branch_seq);
+  if (layout.branches > 0 && first_branch_seq + layout.branches > model.n_seq_max())
+    throw std::invalid_argument("draft tree has " + std::to_string(layout.branches) +
+                                " branches; only " +
+                                std::to_string(model.n_seq_max() - first_branch_seq) +
+                                " sequence ids are free");
+  // Branches see the committed prefix: share its cells with every branch id (metadata only).
+  for (int b = 0; b < layout.branches; ++b) model.kv_seq_cp(main_seq, first_branch_seq + b, -1, -1);
+  for (int i = 0; i < tree.size(); ++i)
+    batch.push_back(
+        {tree.token(i), root_pos + tree.depth(i), layout.seq_ids[static_cast<size_t>(i)], true});
+}
+
+void commit_tree(Model& model, const DraftTree& tree, const TreeLayout& layout,
+                 std::span<const int> kept_nodes, int root_pos, int main_seq,
+                 int first_branch_seq) {
+  const int deepest = kept_nodes.empty() ? 0 : kept_nodes.back();
+  if (layout.branches == 0) {
+    // A chain sits in main_seq already: cut off what was not kept.
+    if (tree.size() > 1) model.kv_seq_rm(main_seq, root_pos + tree.depth(deepest) + 1, -1);
+    return;
+  }
+  if (deepest > 0) {
+    // The kept nodes are exactly the cells of any branch through `deepest` at positions
+    // (root_pos, root_pos + depth]: copy them to the main sequence.
+    const int branch = layout.seq_ids[static_cast<size_t>(deepest)][0];
+    model.kv_seq_cp(branch, main_seq, root_pos + 1, root_pos + tree.depth(deepest) + 1);
+  }
+  for (int b = 0; b < layout.branches; ++b) model.kv_seq_rm(first_branch_seq + b, -1, -1);
+}
+
 TreeVerifier::TreeVerifier(Model& model, int main_seq, int first_branch_seq)
     : model_(model), main_seq_(main_seq), first_branch_seq_(first_branch_seq) {}
 
 void TreeVerifier::evaluate(const DraftTree& tree, int root_pos) {
-  layout_ = layout_tree(tree, main_seq_, first_branch_seq_);
-  if (layout_.branches > max_branches())
-    throw std::invalid_argument("draft tree has " + std::to_string(layout_.branches) +
-                                " branches; only " + std::to_string(max_branches()) +
-                                " sequence ids are free");
-  // Branches see the committed prefix: share its cells with every branch id (metadata only).
-  for (int b = 0; b < layout_.branches; ++b)
-    model_.kv_seq_cp(main_seq_, first_branch_seq_ + b, -1, -1);
   batch_.clear();
-  for (int i = 0; i < tree.size(); ++i)
-    batch_.push_back(
-        {tree.token(i), root_pos + tree.depth(i), layout_.seq_ids[static_cast<size_t>(i)], true});
+  place_tree(model_, tree, root_pos, main_seq_, first_branch_seq_, layout_, batch_);
   model_.decode(batch_);
 }
 
 void TreeVerifier::commit(const DraftTree& tree, const Acceptance& acceptance, int root_pos) {
-  if (layout_.branches == 0) return;  // only the root: it is already in the main sequence
-  const int deepest = acceptance.nodes.back();
-  if (deepest > 0) {
-    // The accepted nodes are exactly the cells of any branch through `deepest` at
-    // positions (root_pos, root_pos + depth]: copy them to the main sequence.
-    const int branch = layout_.seq_ids[static_cast<size_t>(deepest)][0];
-    model_.kv_seq_cp(branch, main_seq_, root_pos + 1, root_pos + tree.depth(deepest) + 1);
-  }
-  for (int b = 0; b < layout_.branches; ++b) model_.kv_seq_rm(first_branch_seq_ + b, -1, -1);
+  commit_tree(model_, tree, layout_, acceptance.nodes, root_pos, main_seq_, first_branch_seq_);
 }
 
 }  // namespace reader

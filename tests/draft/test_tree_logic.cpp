@@ -51,7 +51,7 @@ TEST(TreeLayoutTest, EachNodeSeesExactlyItsAncestors) {
   for (int round = 0; round < 300; ++round) {
     const DraftTree t = random_tree(rng, 1 + static_cast<int>(rng() % 24), 4);
     const TreeLayout layout = layout_tree(t, 0, 1);
-    EXPECT_EQ(layout.branches, t.size() == 1 ? 0 : static_cast<int>(t.leaves().size()));
+    EXPECT_EQ(layout.branches, is_chain(t) ? 0 : static_cast<int>(t.leaves().size()));
     EXPECT_EQ(layout.seq_ids[0][0], 0);
     for (int j = 0; j < t.size(); ++j) {
       const int query_id = layout.seq_ids[static_cast<size_t>(j)][0];

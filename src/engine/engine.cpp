@@ -1,0 +1,403 @@
+// The batched engine (engine.h), one step read top to bottom:
+//   cancellations -> admit waiting requests into free sequence ids -> draft for every
+//   running sequence -> trim drafts by the batch's cost -> add prompt chunks of joining
+//   sequences -> ONE decode -> per sequence: accept, emit, commit KV and drafter state.
+#include "reader/engine.h"
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+#include <stdexcept>
+
+#include "engine/batch_policy.h"
+#include "engine/output_stream.h"
+#include "reader/verify.h"
+
+namespace reader {
+namespace {
+using Clock = std::chrono::steady_clock;
+double ms_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+size_t common_prefix(TokenSpan a, TokenSpan b) {
+  const size_t n = std::min(a.size(), b.size());
+  size_t i = 0;
+  while (i < n && a[i] == b[i]) ++i;
+  return i;
+}
+}  // namespace
+
+// Everything one request needs while it runs.
+struct Engine::Sequence {
+  RequestId id = 0;
+  Request request;
+  Drafter* drafter = nullptr;  // request.drafter or the owned one; null: autoregressive
+  int slot = -1;               // KV sequence id while running
+  Tokens context;              // prompt + committed output (ends with the root when decoding)
+  int prefilled = 0;           // prompt tokens whose cells are in the slot
+  bool decoding = false;       // prompt done and first token out
+  int root_pos = 0;            // position of the root (not yet in the KV cache)
+  std::optional<Sampler> sampler;
+  std::optional<OutputStream> out;
+  GenerationStats stats;
+  Clock::time_point t_start;   // admitted (prefill starts)
+  Clock::time_point t_first;   // first token out
+  // This step's share of the batch.
+  std::optional<DraftTree> tree;  // the draft being verified
+  TreeLayout layout;              // its sequence ids
+  int first_branch = 0;           // branch ids borrowed this step
+  int first_row = -1;             // its first row in the batch
+  int prefill_rows = 0;           // prompt tokens added this step
+};
+
+Engine::Engine(Model& model, EngineOptions options) : model_(model), options_(options) {
+  if (options_.max_sequences < 1 || options_.max_sequences > model.n_seq_max())
+    throw std::invalid_argument("the engine needs 1.." + std::to_string(model.n_seq_max()) +
+                                " sequences, got " + std::to_string(options_.max_sequences));
+  if (options_.max_waiting < 0) throw std::invalid_argument("max_waiting must be >= 0");
+  if (options_.prefill_chunk < 1) throw std::invalid_argument("prefill_chunk must be >= 1");
+  model_.kv_clear();
+  slots_.resize(static_cast<size_t>(options_.max_sequences));
+  cached_.resize(static_cast<size_t>(options_.max_sequences));
+}
+
+Engine::~Engine() = default;
+
+RequestId Engine::submit(Request request) {
+  check_prompt(model_, request.prompt);
+  auto seq = std::make_unique<Sequence>();
+  seq->drafter = request.drafter ? request.drafter : request.owned_drafter.get();
+  seq->request = std::move(request);
+  std::lock_guard lock(inbox_mutex_);
+  if (static_cast<int>(waiting_.size()) >= options_.max_waiting)
+    throw EngineFull("the queue is full (" + std::to_string(options_.max_waiting) +
+                     " requests waiting)");
+  seq->id = next_id_++;
+  const RequestId id = seq->id;
+  waiting_.push_back(std::move(seq));
+  stats_.waiting = static_cast<int>(waiting_.size());
+  return id;
+}
+
+void Engine::cancel(RequestId id) {
+  std::lock_guard lock(inbox_mutex_);
+  cancels_.push_back(id);
+}
+
+void Engine::apply_cancellations() {
+  std::vector<RequestId> ids;
+  std::vector<std::unique_ptr<Sequence>> dropped;  // cancelled before they ran
+  {
+    std::lock_guard lock(inbox_mutex_);
+    ids.swap(cancels_);
+    for (RequestId id : ids) {
+      auto it = std::find_if(waiting_.begin(), waiting_.end(),
+                             [&](const auto& s) { return s->id == id; });
+      if (it == waiting_.end()) continue;
+      dropped.push_back(std::move(*it));
+      waiting_.erase(it);
+    }
+  }
+  for (auto& seq : dropped) {
+    GenerationResult result;
+    result.stop_reason = StopReason::kCancelled;
+    result.stats.prompt_tokens = static_cast<int>(seq->request.prompt.size());
+    if (seq->request.on_done) seq->request.on_done(std::move(result));
+  }
+  for (RequestId id : ids)
+    for (auto& slot : slots_)
+      if (slot && slot->id == id) finish(*slot, /*cancelled=*/true);
+}
+
+void Engine::admit() {
+  for (;;) {
+    // The free slot whose cached cells share the longest prefix with the next prompt.
+    std::unique_ptr<Sequence> seq;
+    {
+      std::lock_guard lock(inbox_mutex_);
+      if (waiting_.empty()) return;
+      if (std::none_of(slots_.begin(), slots_.end(), [](const auto& s) { return !s; })) return;
+      seq = std::move(waiting_.front());
+      waiting_.pop_front();
+    }
+    const Tokens& prompt = seq->request.prompt;
+    int best = -1;
+    size_t best_common = 0;
+    for (size_t s = 0; s < slots_.size(); ++s) {
+      if (slots_[s]) continue;
+      const size_t common = options_.reuse_prefix ? common_prefix(cached_[s], prompt) : 0;
+      // Ties go to the slot caching least, so other caches survive longer.
+      if (best < 0 || common > best_common ||
+          (common == best_common && cached_[s].size() < cached_[static_cast<size_t>(best)].size())) {
+        best = static_cast<int>(s);
+        best_common = common;
+      }
+    }
+    // The last prompt token is always decoded again: its logits give the first token.
+    const int reused = static_cast<int>(std::min(best_common, prompt.size() - 1));
+    model_.kv_seq_rm(best, reused, -1);
+    cached_[static_cast<size_t>(best)].clear();
+    stats_.prefix_reused += static_cast<std::uint64_t>(reused);
+
+    seq->slot = best;
+    seq->prefilled = reused;
+    seq->context.assign(prompt.begin(), prompt.end());
+    seq->sampler.emplace(seq->request.options.sampling);
+    seq->out.emplace(model_, seq->request.options, seq->request.on_text,
+                     static_cast<int>(prompt.size()));
+    seq->stats.prompt_tokens = static_cast<int>(prompt.size());
+    seq->t_start = Clock::now();
+    if (seq->drafter) seq->drafter->begin(prompt);
+    slots_[static_cast<size_t>(best)] = std::move(seq);
+  }
+}
+
+void Engine::finish(Sequence& seq, bool cancelled) {
+  if (cancelled) seq.out->cancel();
+  GenerationResult result = seq.out->finish();
+  if (seq.drafter && !cancelled) seq.drafter->finish(seq.request.prompt, result.tokens);
+  const auto now = Clock::now();
+  GenerationStats& stats = seq.stats;
+  stats.generated_tokens = result.stats.generated_tokens;
+  stats.prefill_ms = ms_between(seq.t_start, seq.decoding ? seq.t_first : now);
+  stats.decode_ms = seq.decoding ? ms_between(seq.t_first, now) : 0.0;
+  result.stats = stats;
+
+  // Cells 0..pos_max hold context tokens: keep them for a later prompt sharing the prefix.
+  const int slot = seq.slot;
+  const int pos_max = model_.kv_pos_max(slot);
+  if (options_.reuse_prefix && pos_max >= 0)
+    cached_[static_cast<size_t>(slot)].assign(seq.context.begin(),
+                                              seq.context.begin() + std::min<std::ptrdiff_t>(
+                                                  pos_max + 1, std::ssize(seq.context)));
+  else
+    model_.kv_seq_rm(slot, -1, -1);
+  auto on_done = std::move(seq.request.on_done);
+  slots_[static_cast<size_t>(slot)].reset();  // `seq` is gone from here on
+  if (on_done) on_done(std::move(result));
+}
+
+bool Engine::step() {
+  apply_cancellations();
+  admit();
+  std::vector<Sequence*> running;
+  for (auto& s : slots_)
+    if (s) running.push_back(s.get());
+  if (running.empty()) {
+    std::lock_guard lock(inbox_mutex_);
+    stats_.running = 0;
+    return !waiting_.empty();
+  }
+
+  // 1. Drafts for the decoding sequences. Only a unified cache lets a tree's branches share
+  // the prefix's cells; with one stream per sequence drafts are chains.
+  const bool trees_ok = model_.options().kv_unified;
+  std::vector<Sequence*> decoding;
+  for (Sequence* s : running) {
+    s->tree.reset();
+    s->prefill_rows = 0;
+    if (!s->decoding) continue;
+    decoding.push_back(s);
+    const int cap = std::min(model_.n_ctx() - s->root_pos,
+                             s->request.options.max_tokens - s->out->size() + 1);
+    const auto a = Clock::now();
+    DraftTree tree = s->drafter ? s->drafter->draft(s->context, std::max(1, cap))
+                                : DraftTree(s->context.back(), 1);
+    if (!trees_ok && !is_chain(tree)) tree = first_child_chain(tree);
+    s->tree.emplace(std::move(tree));
+    s->stats.draft_ms += ms_between(a, Clock::now());
+  }
+
+  // 2. Several sequences share the decode: keep only the draft tokens the batch's cost pays for.
+  int prefill_budget = model_.n_batch();
+  for (Sequence* s : decoding) prefill_budget -= s->tree->size();
+  const bool joining = decoding.size() < running.size();
+  if (options_.cost && (decoding.size() > 1 || (joining && !decoding.empty()))) {
+    std::vector<std::vector<double>> alphas;
+    bool all_chains = true;
+    long context = 0;
+    for (Sequence* s : decoding) {
+      all_chains = all_chains && is_chain(*s->tree);
+      context += s->root_pos;
+      std::vector<double> a;
+      for (int n = s->tree->first_child(0); n > 0; n = s->tree->first_child(n))
+        a.push_back(s->tree->score(n));
+      alphas.push_back(std::move(a));
+    }
+    if (all_chains) {
+      const int fixed = joining ? std::min(prefill_budget, options_.prefill_chunk) : 0;
+      const auto keep = trim_drafts(
+          alphas, fixed, options_.cost->at(static_cast<int>(context / std::ssize(decoding))));
+      for (size_t i = 0; i < decoding.size(); ++i) {
+        DraftTree& t = *decoding[i]->tree;
+        if (keep[i] + 1 >= t.size()) continue;
+        std::vector<int> nodes;
+        for (int n = 0; n >= 0 && static_cast<int>(nodes.size()) <= keep[i]; n = t.first_child(n))
+          nodes.push_back(n);
+        prefill_budget += t.size() - static_cast<int>(nodes.size());
+        t = restrict_tree(t, nodes);
+      }
+    }
+  }
+
+  // 3. Assemble one batch in sequence-id order (llama.cpp splits a batch whose streams are
+  // out of order into several passes): each sequence's draft, or its next prompt chunk.
+  batch_.clear();
+  int next_branch = options_.max_sequences;
+  for (Sequence* s : running) {
+    s->first_row = static_cast<int>(batch_.size());
+    if (s->decoding) {
+      s->first_branch = next_branch;
+      place_tree(model_, *s->tree, s->root_pos, s->slot, s->first_branch, s->layout, batch_);
+      next_branch += s->layout.branches;
+      continue;
+    }
+    const int remaining = static_cast<int>(s->request.prompt.size()) - s->prefilled;
+    // Alone, a prompt goes in full n_batch chunks; beside running sequences, in smaller
+    // ones so they are not stalled for long.
+    const int chunk = std::min({remaining, std::max(0, prefill_budget),
+                                decoding.empty() ? model_.n_batch() : options_.prefill_chunk});
+    if (chunk <= 0) continue;
+    for (int i = 0; i < chunk; ++i) {
+      const int p = s->prefilled + i;
+      batch_.push_back({s->request.prompt[static_cast<size_t>(p)], p,
+                        std::span<const int>(&s->slot, 1), p + 1 == std::ssize(s->request.prompt)});
+    }
+    s->prefill_rows = chunk;
+    prefill_budget -= chunk;
+  }
+
+  // 4. One forward pass for everybody.
+  const auto t_decode = Clock::now();
+  try {
+    model_.decode(batch_);
+  } catch (const ModelError&) {
+    // Leave no half-committed state behind: every sequence in the batch ends here, with
+    // what it has, and its cells and branch ids are freed.
+    for (int id = options_.max_sequences; id < next_branch; ++id) model_.kv_seq_rm(id, -1, -1);
+    for (Sequence* s : running) {
+      model_.kv_seq_rm(s->slot, -1, -1);
+      s->context.clear();  // nothing to cache
+      finish(*s, /*cancelled=*/true);
+    }
+    throw;
+  }
+  const auto t_after = Clock::now();
+  const double verify_ms = ms_between(t_decode, t_after);
+
+  // 5. Per sequence: accept, emit, commit.
+  std::uint64_t step_generated = 0, step_drafted = 0, step_accepted = 0;
+  std::vector<Sequence*> done;
+  for (Sequence* s : running) {
+    GenerationOptions& opt = s->request.options;
+    const int n_vocab = model_.n_vocab();
+    if (!s->decoding) {
+      s->prefilled += s->prefill_rows;
+      if (s->prefilled < std::ssize(s->request.prompt) || s->prefill_rows == 0) continue;
+      const float* logits = model_.logits(s->first_row + s->prefill_rows - 1);
+      if (opt.on_logits) opt.on_logits(0, logits);
+      const Token first = s->sampler->pick(logits, n_vocab, 0);
+      s->decoding = true;
+      s->t_first = Clock::now();
+      s->root_pos = static_cast<int>(s->request.prompt.size());
+      if (s->out->push(first)) {
+        s->stats.accepted_by_source[static_cast<size_t>(DraftSource::kModel)]++;
+        s->context.push_back(first);
+        if (s->drafter) s->drafter->commit({&first, 1});
+      }
+      ++step_generated;
+      if (s->out->done()) done.push_back(s);
+      continue;
+    }
+    const DraftTree& tree = *s->tree;
+    const auto row = [&](int node) { return model_.logits(s->first_row + node); };
+    // Node at depth d predicts output position out.size() + d (the root is already out).
+    const auto first_position = static_cast<std::uint64_t>(s->out->size());
+    const Acceptance acc = accept_longest_path(tree, [&](int node) {
+      const auto position = first_position + static_cast<std::uint64_t>(tree.depth(node));
+      if (opt.on_logits) opt.on_logits(static_cast<int>(position), row(node));
+      return s->sampler->pick(row(node), n_vocab, position);
+    });
+    if (s->drafter) {
+      s->drafter->observe(tree, row);
+      s->drafter->feedback(tree, acc.nodes);
+    }
+    const int before = s->out->size();
+    for (Token t : acc.emitted)
+      if (!s->out->push(t)) break;
+    const int committed = s->out->size() - before;  // the stream may stop mid-span
+    // Keep in the KV cache only cells of tokens the output holds: a stop mid-span (EOS or a
+    // stop string inside an accepted path) leaves nothing past the end.
+    std::vector<int> kept = acc.nodes;
+    kept.resize(static_cast<size_t>(
+        std::clamp(committed, 1, static_cast<int>(acc.nodes.size()))));
+    commit_tree(model_, tree, s->layout, kept, s->root_pos, s->slot, s->first_branch);
+    s->context.insert(s->context.end(), acc.emitted.begin(), acc.emitted.begin() + committed);
+    if (s->drafter) s->drafter->commit(TokenSpan(acc.emitted).first(static_cast<size_t>(committed)));
+    s->root_pos += static_cast<int>(acc.nodes.size());
+
+    GenerationStats& st = s->stats;
+    ++st.steps;
+    st.drafted_tokens += tree.size() - 1;
+    for (int node = 1; node < tree.size(); ++node)
+      st.drafted_by_source[static_cast<size_t>(tree.source(node))]++;
+    st.verify_ms += verify_ms;
+    if (std::ssize(st.accepted_histogram) <= committed)
+      st.accepted_histogram.resize(static_cast<size_t>(committed) + 1);
+    st.accepted_histogram[static_cast<size_t>(committed)]++;
+    // Committed token k is accepted draft node k+1, or the model's own (bonus) token.
+    for (int k = 0; k < committed; ++k) {
+      const size_t node = static_cast<size_t>(k) + 1;
+      const DraftSource src =
+          node < acc.nodes.size() ? tree.source(acc.nodes[node]) : DraftSource::kModel;
+      st.accepted_by_source[static_cast<size_t>(src)]++;
+    }
+    step_generated += static_cast<std::uint64_t>(committed);
+    step_drafted += static_cast<std::uint64_t>(tree.size() - 1);
+    step_accepted += static_cast<std::uint64_t>(acc.accepted_drafts());
+    if (s->out->done()) done.push_back(s);
+  }
+  const double bookkeeping_ms = ms_between(t_after, Clock::now());
+  for (Sequence* s : decoding) s->stats.bookkeeping_ms += bookkeeping_ms / std::ssize(decoding);
+  for (Sequence* s : done) finish(*s, /*cancelled=*/false);
+
+  std::lock_guard lock(inbox_mutex_);
+  stats_.steps++;
+  stats_.generated += step_generated;
+  stats_.drafted += step_drafted;
+  stats_.accepted += step_accepted;
+  stats_.running = static_cast<int>(std::count_if(slots_.begin(), slots_.end(),
+                                                  [](const auto& s) { return s != nullptr; }));
+  stats_.waiting = static_cast<int>(waiting_.size());
+  int cells = 0, cached = 0;
+  for (size_t s = 0; s < slots_.size(); ++s) {
+    const int lo = model_.kv_pos_min(static_cast<int>(s));
+    if (lo >= 0) cells += model_.kv_pos_max(static_cast<int>(s)) - lo + 1;
+    if (!slots_[s] && !cached_[s].empty()) ++cached;
+  }
+  stats_.kv_cells = cells;
+  stats_.cached_sequences = cached;
+  return true;
+}
+
+void Engine::run_until_idle() {
+  while (step()) {
+  }
+}
+
+EngineSnapshot Engine::snapshot() const {
+  std::lock_guard lock(inbox_mutex_);
+  EngineSnapshot s = stats_;
+  s.waiting = static_cast<int>(waiting_.size());
+  return s;
+}
+
+void Engine::drop_prefix_cache() {
+  for (size_t s = 0; s < slots_.size(); ++s) {
+    if (slots_[s]) continue;
+    model_.kv_seq_rm(static_cast<int>(s), -1, -1);
+    cached_[s].clear();
+  }
+}
+
+}  // namespace reader

@@ -1,0 +1,189 @@
+// The batched engine on the real model: every request's output, and every logits row its
+// policy used, equal the same request run alone, bit for bit; no cells or ids leak.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model_fixture.h"
+#include "reader/engine.h"
+#include "reader/methods.h"
+#include "test_profile_fixture.h"
+
+namespace reader::test {
+namespace {
+
+// One KV stream per sequence: the layout that keeps batched outputs exact.
+Model& stream_model(int sequences) {
+  static std::map<int, std::unique_ptr<Model>> cache;
+  auto& slot = cache[sequences];
+  if (!slot) {
+    ModelOptions o;
+    o.path = default_model_path();
+    o.n_seq_max = sequences;
+    o.n_ctx = 1024;
+    o.kv_unified = false;
+    slot = Model::load(o);
+  }
+  return *slot;
+}
+
+std::vector<Tokens> test_prompts(const Model& m) {
+  const char* texts[] = {
+      "Write a Python function that checks whether a number is prime.",
+      "List three facts about the Moon.",
+      "Explain what a hash table is in two sentences.",
+      "Repeat after me: the quick brown fox jumps over the lazy dog. The quick brown fox",
+      "Write a haiku about autumn.",
+      "What is 17 times 23? Show your steps.",
+  };
+  std::vector<Tokens> out;
+  for (const char* t : texts) out.push_back(m.tokenize(m.apply_chat_template(t), true, true));
+  return out;
+}
+
+struct Recorded {
+  GenerationResult result;
+  std::map<int, std::vector<float>> rows;  // logits row the policy used per output position
+};
+
+// Runs `prompts` through one engine with `sequences` slots; each request its own drafter.
+std::vector<Recorded> run_batched(Model& m, const std::vector<Tokens>& prompts,
+                                  const GenerationOptions& opts, Method method, int sequences) {
+  const Profile profile = calibrated_profile(m);
+  const CostModel cost = cost_model_for(m, &profile);
+  EngineOptions eo;
+  eo.max_sequences = sequences;
+  eo.cost = &cost;
+  Engine engine(m, eo);
+  std::vector<Recorded> out(prompts.size());
+  for (size_t i = 0; i < prompts.size(); ++i) {
+    Request r;
+    r.prompt = prompts[i];
+    r.options = opts;
+    auto& rec = out[i];
+    r.options.on_logits = [&rec, &m](int pos, const float* l) {
+      rec.rows[pos].assign(l, l + m.n_vocab());
+    };
+    MethodConfig config{method};
+    config.profile = &profile;
+    r.owned_drafter = make_drafter(m, config);
+    r.on_done = [&rec](GenerationResult g) { rec.result = std::move(g); };
+    engine.submit(std::move(r));
+  }
+  engine.run_until_idle();
+  const EngineSnapshot snap = engine.snapshot();
+  EXPECT_EQ(snap.running, 0);
+  EXPECT_EQ(snap.waiting, 0);
+  return out;
+}
+
+Recorded run_alone(Model& m, const Tokens& prompt, GenerationOptions opts) {
+  Recorded rec;
+  opts.on_logits = [&rec, &m](int pos, const float* l) {
+    rec.rows[pos].assign(l, l + m.n_vocab());
+  };
+  rec.result = generate_autoregressive(m, prompt, opts);
+  return rec;
+}
+
+void expect_same(const Recorded& alone, const Recorded& batched, size_t i) {
+  EXPECT_EQ(alone.result.tokens, batched.result.tokens) << "prompt " << i;
+  EXPECT_EQ(alone.result.stop_reason, batched.result.stop_reason) << "prompt " << i;
+  for (const auto& [pos, row] : alone.rows) {
+    auto it = batched.rows.find(pos);
+    ASSERT_NE(it, batched.rows.end()) << "prompt " << i << " position " << pos;
+    EXPECT_EQ(row, it->second) << "prompt " << i << ": logits differ at position " << pos;
+  }
+}
+
+class EngineTest : public ::testing::TestWithParam<Method> {};
+
+TEST_P(EngineTest, BatchedGreedyEqualsAloneBitwise) {
+  Model& solo = shared_model("smollm2");
+  Model& batch = stream_model(4);
+  const auto prompts = test_prompts(solo);
+  GenerationOptions opts;
+  opts.max_tokens = 48;
+  const auto batched = run_batched(batch, prompts, opts, GetParam(), 4);
+  for (size_t i = 0; i < prompts.size(); ++i) expect_same(run_alone(solo, prompts[i], opts), batched[i], i);
+}
+
+TEST_P(EngineTest, BatchedSamplingEqualsAlone) {
+  Model& solo = shared_model("smollm2");
+  Model& batch = stream_model(4);
+  const auto prompts = test_prompts(solo);
+  GenerationOptions opts;
+  opts.max_tokens = 40;
+  opts.sampling.temperature = 0.8f;
+  opts.sampling.seed = 11;
+  const auto batched = run_batched(batch, prompts, opts, GetParam(), 4);
+  for (size_t i = 0; i < prompts.size(); ++i) expect_same(run_alone(solo, prompts[i], opts), batched[i], i);
+}
+
+INSTANTIATE_TEST_SUITE_P(Methods, EngineTest,
+                         ::testing::Values(Method::kAutoregressive, Method::kReader),
+                         [](const auto& info) { return std::string(to_string(info.param)); });
+
+TEST(EngineLifecycle, CancelFreesCellsAndIds) {
+  Model& m = stream_model(4);
+  const auto prompts = test_prompts(m);
+  EngineOptions eo;
+  eo.max_sequences = 2;
+  eo.reuse_prefix = false;
+  Engine engine(m, eo);
+  std::vector<StopReason> reasons(prompts.size(), StopReason::kMaxTokens);
+  std::vector<RequestId> ids;
+  for (size_t i = 0; i < prompts.size(); ++i) {
+    Request r;
+    r.prompt = prompts[i];
+    r.options.max_tokens = 64;
+    r.on_done = [&reasons, i](GenerationResult g) { reasons[i] = g.stop_reason; };
+    ids.push_back(engine.submit(std::move(r)));
+  }
+  for (int k = 0; k < 5; ++k) engine.step();
+  engine.cancel(ids[0]);  // running
+  engine.cancel(ids[5]);  // still waiting
+  engine.run_until_idle();
+  EXPECT_EQ(reasons[0], StopReason::kCancelled);
+  EXPECT_EQ(reasons[5], StopReason::kCancelled);
+  EXPECT_NE(reasons[1], StopReason::kCancelled);
+  const EngineSnapshot snap = engine.snapshot();
+  EXPECT_EQ(snap.kv_cells, 0);
+  EXPECT_EQ(snap.running, 0);
+  for (int s = 0; s < m.n_seq_max(); ++s) EXPECT_EQ(m.kv_pos_max(s), -1) << "sequence " << s;
+}
+
+TEST(EngineLifecycle, PromptCacheReusesCellsAndKeepsOutputExact) {
+  Model& m = stream_model(4);
+  Model& solo = shared_model("smollm2");
+  const auto prompts = test_prompts(m);
+  EngineOptions eo;
+  eo.max_sequences = 2;
+  Engine engine(m, eo);
+  GenerationOptions opts;
+  opts.max_tokens = 24;
+  std::vector<GenerationResult> results;
+  // A conversation's next turn shares the previous prompt and answer as its prefix.
+  Tokens second = prompts[0];
+  for (int turn = 0; turn < 2; ++turn) {
+    Request r;
+    r.prompt = turn == 0 ? prompts[0] : second;
+    r.options = opts;
+    r.on_done = [&](GenerationResult g) { results.push_back(std::move(g)); };
+    engine.submit(std::move(r));
+    engine.run_until_idle();
+    if (turn == 0) {
+      second.insert(second.end(), results[0].tokens.begin(), results[0].tokens.end());
+      const Tokens more = m.tokenize("\nAnd one more thing?", false, true);
+      second.insert(second.end(), more.begin(), more.end());
+    }
+  }
+  EXPECT_GE(engine.snapshot().prefix_reused, prompts[0].size());
+  EXPECT_EQ(results[1].tokens, generate_autoregressive(solo, second, opts).tokens);
+}
+
+}  // namespace
+}  // namespace reader::test
