@@ -88,6 +88,8 @@ json parse_body(std::string_view body) {
   } catch (const json::parse_error& e) {
     // e.what() quotes raw input bytes (maybe not UTF-8): report the position only.
     bad("", fmt::format("request body is not valid JSON (syntax error at byte {})", e.byte));
+  } catch (const json::exception&) {  // out_of_range: a number too large for a double
+    bad("", "request body is not valid JSON (a number out of range)");
   }
 }
 

@@ -181,6 +181,7 @@ TEST(RequestTest, BadRequestsNameTheField) {
       {"{'a': 1}", kC, "", "not valid JSON"},
       {"\xff\xfe", kC, "", "not valid JSON"},
       {"{\"model\": \"\xc3\"}", kC, "", "not valid JSON"},  // bad UTF-8 inside a string
+      {R"({"max_tokens": 1e400})", kC, "", "not valid JSON (a number out of range)"},  // fuzz
       {"[1, 2]", kC, "", "must be a JSON object, got an array"},
       {"\"hi\"", kP, "", "must be a JSON object, got \"hi\""},
       {deep_body.c_str(), kC, "", "nests deeper than 64 levels"},
