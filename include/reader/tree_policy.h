@@ -22,7 +22,9 @@ namespace reader {
 // c(n): time of one verification step of n tokens over time of one autoregressive step.
 class CostCurve {
  public:
-  explicit CostCurve(std::vector<std::pair<int, double>> points);  // sorted by n, n >= 1
+  // Sorted by n, starting at n = 1; values positive, finite and non-decreasing (else throws
+  // std::invalid_argument).
+  explicit CostCurve(std::vector<std::pair<int, double>> points);
   double operator()(int n) const;  // piecewise linear, extrapolated linearly
   const std::vector<std::pair<int, double>>& points() const { return points_; }
 
@@ -39,7 +41,7 @@ class CostModel {
     int context = 0;  // cached tokens when the curve was measured
     CostCurve curve;  // c(n) at that context
   };
-  explicit CostModel(std::vector<Curve> curves);  // non-empty, sorted by context
+  explicit CostModel(std::vector<Curve> curves);  // non-empty, sorted by context, context >= 0
   // The curve at `context`: linear between measured contexts, the nearest one outside.
   CostCurve at(int context) const;
   const std::vector<Curve>& curves() const { return curves_; }

@@ -1,5 +1,6 @@
 // Verification cost curves c(n) and their dependence on the context length.
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "reader/tree_policy.h"
@@ -13,7 +14,13 @@ CostCurve::CostCurve(std::vector<std::pair<int, double>> points) : points_(std::
     if (points_[i].first <= points_[i - 1].first)
       throw std::invalid_argument("cost curve must be sorted by n");
   for (const auto& [n, c] : points_)
-    if (!(c > 0)) throw std::invalid_argument("cost curve values must be positive");
+    if (!(c > 0) || !std::isfinite(c))
+      throw std::invalid_argument("cost curve values must be positive and finite");
+  // A measured curve never decreases (cost_probe.cpp); one that did would extrapolate to
+  // negative costs, and CostModel::at would throw at generation time (fuzz/fuzz_profile).
+  for (size_t i = 1; i < points_.size(); ++i)
+    if (points_[i].second < points_[i - 1].second)
+      throw std::invalid_argument("cost curve values must not decrease with n");
 }
 
 double CostCurve::operator()(int n) const {
@@ -33,6 +40,9 @@ double CostCurve::operator()(int n) const {
 
 CostModel::CostModel(std::vector<Curve> curves) : curves_(std::move(curves)) {
   if (curves_.empty()) throw std::invalid_argument("cost model needs at least one curve");
+  // Non-negative contexts keep at()'s differences of contexts from overflowing an int.
+  if (curves_.front().context < 0)
+    throw std::invalid_argument("cost curve context lengths must be >= 0");
   for (size_t i = 1; i < curves_.size(); ++i)
     if (curves_[i].context <= curves_[i - 1].context)
       throw std::invalid_argument("cost curves must be sorted by context length");

@@ -10,6 +10,7 @@
 
 #include "reader/model.h"
 #include "retrieval/atomic_file.h"
+#include "util/json_int.h"
 
 #ifndef READER_LLAMA_BUILD_KEY
 #define READER_LLAMA_BUILD_KEY "unknown"
@@ -107,28 +108,29 @@ Profile load_profile(const std::filesystem::path& path) {
     const json j = json::parse(text.str());
     if (!j.is_object() || j.value("format", "") != "reader-profile")
       throw ProfileError(where + " is not a reader profile");
-    if (j.at("version").get<int>() != kFormatVersion)
-      throw ProfileError(where + " has format version " +
-                         std::to_string(j.at("version").get<int>()) + ", expected " +
+    const int version = detail::json_int(j.at("version"), "version");
+    if (version != kFormatVersion)
+      throw ProfileError(where + " has format version " + std::to_string(version) + ", expected " +
                          std::to_string(kFormatVersion) + ": run reader tune again");
     p.model = j.at("model").get<std::string>();
     p.tokenizer = std::stoull(j.at("tokenizer_fingerprint").get<std::string>(), nullptr, 16);
     p.machine = j.at("machine").get<std::string>();
-    p.threads = j.at("threads").get<int>();
+    p.threads = detail::json_int(j.at("threads"), "threads");
     std::vector<CostModel::Curve> curves;
     for (const json& c : j.at("cost")) {
       std::vector<std::pair<int, double>> points;
       for (const json& pt : c.at("curve"))
-        points.emplace_back(pt.at(0).get<int>(), pt.at(1).get<double>());
-      curves.push_back({c.at("context").get<int>(), CostCurve(std::move(points))});
+        points.emplace_back(detail::json_int(pt.at(0), "curve n"), pt.at(1).get<double>());
+      curves.push_back(
+          {detail::json_int(c.at("context"), "context"), CostCurve(std::move(points))});
     }
     p.cost = CostModel(std::move(curves));
     for (const json& a : j.at("acceptance")) {
       NodeKind k;
       k.source = parse_source(a.at("source").get<std::string>());
-      k.feature = a.at("feature").get<int>();
-      k.strength = a.at("strength").get<int>();
-      k.store = a.at("store").get<int>();
+      k.feature = detail::json_int(a.at("feature"), "feature");
+      k.strength = detail::json_int(a.at("strength"), "strength");
+      k.store = detail::json_int(a.at("store"), "store");
       if (k.feature < 0 || k.feature >= AcceptanceCounts::kFeatures || k.strength < 0 ||
           k.strength > 3 || k.store < 0 || k.store > 1)
         throw ProfileError(where + ": acceptance entry out of range");

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "reader/drafter.h"
+#include "util/json_int.h"
 
 namespace reader {
 
@@ -53,16 +54,17 @@ TreeShape parse_tree_shape(std::string_view text, const std::string& where) {
         for (const auto& node : value) {
           if (!node.is_array() || node.size() != 2)
             throw std::invalid_argument("speculator nodes are [parent, rank] pairs");
-          s.speculator.push_back({node[0].get<int>(), node[1].get<int>()});
+          s.speculator.push_back(
+              {detail::json_int(node[0], "parent"), detail::json_int(node[1], "rank")});
         }
       } else if (key == "d_search")
-        s.d_search = value.get<int>();
+        s.d_search = detail::json_int(value, "d_search");
       else if (key == "d_deep")
-        s.d_deep = value.get<int>();
+        s.d_deep = detail::json_int(value, "d_deep");
       else if (key == "deepen_at")
-        s.deepen_at = value.get<int>();
+        s.deepen_at = detail::json_int(value, "deepen_at");
       else if (key == "max_suffix_len")
-        s.max_suffix_len = value.get<int>();
+        s.max_suffix_len = detail::json_int(value, "max_suffix_len");
       else if (key == "adaptive")
         s.adaptive = value.get<bool>();
       else if (key == "single_path")

@@ -25,6 +25,37 @@ TEST(CostModelTest, InterpolatesBetweenContextsAndClampsOutside) {
                std::invalid_argument);
 }
 
+// Found by fuzz/fuzz_profile: a decreasing curve loaded fine, then extrapolated to negative
+// costs, and CostModel::at threw while generating; negative contexts overflowed at()'s int
+// arithmetic.
+TEST(CostModelTest, RefusesCurvesThatCouldGoNegative) {
+  EXPECT_THROW(CostCurve({{1, 1.0}, {2, 1.1}, {4, 0.4}}), std::invalid_argument);
+  EXPECT_NO_THROW(CostCurve({{1, 1.0}, {2, 1.5}, {4, 1.5}}));  // flat is fine (measured cummax)
+  EXPECT_THROW(
+      CostModel({{-2147483647 - 1, CostCurve({{1, 1.0}})}, {2147483647, CostCurve({{1, 1.0}})}}),
+      std::invalid_argument);
+  const CostModel m(
+      {{0, CostCurve({{1, 1.0}, {2, 1.1}})}, {1024, CostCurve({{1, 1.0}, {8, 2.5}})}});
+  for (int context : {0, 300, 1024, 1 << 20})
+    for (int n : {1, 2, 7, 64, 512}) EXPECT_GT(m.at(context)(n), 0.0);
+}
+
+TEST(TreeShapeTest, NumbersMustBeInts) {
+  // Found by fuzz/fuzz_profile: get<int>() on 1e90 is undefined behaviour.
+  EXPECT_THROW(parse_tree_shape(R"({"d_search": 1e90})", "t"), std::invalid_argument);
+  EXPECT_THROW(parse_tree_shape(R"({"d_deep": 2147483648})", "t"), std::invalid_argument);
+  EXPECT_THROW(parse_tree_shape(R"({"speculator": [[-1, 0.5]]})", "t"), std::invalid_argument);
+  EXPECT_THROW(parse_tree_shape(R"({"deepen_at": "2"})", "t"), std::invalid_argument);
+  const TreeShape s = parse_tree_shape(R"({"d_search": 8.0, "speculator": [[-1, 0]]})", "t");
+  EXPECT_EQ(s.d_search, 8);  // a whole float is still read
+  try {
+    parse_tree_shape(R"({"max_suffix_len": -1e300})", "file.json");
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("max_suffix_len must be an integer"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(AcceptanceCountsTest, CellsRoundTrip) {
   for (int cell = 0; cell < AcceptanceCounts::kCells; ++cell)
     EXPECT_EQ(AcceptanceCounts::cell(AcceptanceCounts::kind(cell)), cell);
@@ -166,6 +197,20 @@ TEST_F(ProfileFileTest, BadFilesGiveOneLineErrors) {
     "acceptance": [{"source": "oracle", "feature": 3, "strength": 0, "store": 0,
                     "accepted": 1, "tried": 2}]})"),
                "source");
+  // Found by fuzz/fuzz_profile (see CostModelTest and TreeShapeTest above).
+  const std::string head = R"({"format": "reader-profile", "version": 1, "model": "m",
+    "tokenizer_fingerprint": "00", "machine": "x", "acceptance": [], )";
+  expect_error(write("bigversion.json", R"({"format": "reader-profile", "version": 1e90})"),
+               "corrupt");
+  expect_error(write("bigthreads.json", head + R"("threads": 1e12, "cost": [{"context": 0,
+    "curve": [[1, 1.0]]}]})"),
+               "corrupt");
+  expect_error(write("decreasing.json", head + R"("threads": 2, "cost": [{"context": 256,
+    "curve": [[1, 1.0], [2, 1.1], [4, 0.4]]}, {"context": 1024, "curve": [[1, 1.0], [8, 2.5]]}]})"),
+               "must not decrease");
+  expect_error(write("negcontext.json", head + R"("threads": 2, "cost": [{"context": -5,
+    "curve": [[1, 1.0]]}]})"),
+               "corrupt");
 }
 
 }  // namespace
