@@ -146,7 +146,9 @@ LoadedInputs load_method_inputs(const MethodInputs& in, Model& model, Method met
   out.suffix = in.suffix;
   if (!in.tree.empty() && method != Method::kAutoregressive) {
     out.shape = load_tree_shape(in.tree);
-    out.shape->validate(model.n_seq_max() - 1);
+    // A single path is verified in its sequence's own id: it needs no branch ids.
+    out.shape->validate(out.shape->single_path && out.shape->adaptive ? 1 << 20
+                                                                      : model.n_seq_max() - 1);
   }
   std::string ds_path = in.datastore;
   if (ds_path == "auto") {  // the default datastore for this model, if one was built

@@ -79,5 +79,6 @@ void add_bench_command(CLI::App& app);
 void add_demo_command(CLI::App& app);
 void add_quantize_command(CLI::App& app);
 void add_tune_command(CLI::App& app);
+void add_serve_command(CLI::App& app);
 
 }  // namespace reader::cli

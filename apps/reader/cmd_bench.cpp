@@ -16,6 +16,7 @@
 #include "bench_bound.h"
 #include "bench_peers.h"
 #include "bench_report.h"
+#include "bench_batch.h"
 #include "cli_common.h"
 #include "engine/prefill.h"
 #include "progress.h"
@@ -44,6 +45,7 @@ struct BenchFlags {
   bool cost_curve = false;
   int repeats = 5;
   PeerBenchFlags peers;  // --peers, --peers-sweep (bench_peers.h)
+  std::vector<int> batch;  // --batch: batch sizes for the batched-throughput bench
 };
 
 void write_file(const std::filesystem::path& p, const std::string& text) {
@@ -160,6 +162,22 @@ void run_cost_curve(const BenchFlags& f) {
 
 void run_bench(const BenchFlags& f) {
   if (f.cost_curve) return run_cost_curve(f);
+  if (!f.batch.empty()) {
+    BatchBenchParams p;
+    p.sizes = f.batch;
+    for (int b : p.sizes)
+      if (b < 1 || b > 256) throw UsageError("--batch sizes must be in 1..256");
+    p.methods = {"ar"};
+    for (const auto& m : f.methods)
+      if (m != "ar") p.methods.push_back(m);
+    for (const auto& s : f.sets)
+      p.sets.emplace_back(s, load_prompt_set(s, default_data_dir(), f.prompts, f.prompt_offset));
+    p.max_tokens = f.max_tokens;
+    p.sampling = {f.temp, 0, 1.0f, f.seed};
+    p.repeats = f.repeats;
+    p.out = f.out;
+    return run_batch_bench(p, f.model, f.inputs);
+  }
   std::vector<Method> methods;
   for (const auto& name : f.methods) methods.push_back(parse_method(name));
   // AR always runs, first in the table: speedups and identity checks are relative to it.
@@ -343,6 +361,9 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--temp", f->temp, "temperature (0: greedy)")->check(CLI::Range(0.0f, 100.0f));
   cmd->add_option("--seed", f->seed, "sampling seed");
   cmd->add_option("-o,--out", f->out, "output directory")->capture_default_str();
+  cmd->add_option("--batch", f->batch,
+                  "batched throughput at these batch sizes (e.g. 1,4,8,16,32); --repeats rounds")
+      ->delimiter(',');
   cmd->add_flag("--cost-curve", f->cost_curve, "measure decode cost of n = 1..64 tokens instead");
   cmd->add_option("--repeats", f->repeats, "repetitions per size for --cost-curve")
       ->check(CLI::Range(1, 1000));

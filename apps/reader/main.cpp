@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   reader::cli::add_demo_command(app);
   reader::cli::add_quantize_command(app);
   reader::cli::add_tune_command(app);
+  reader::cli::add_serve_command(app);
   std::string known;
   bool found = false;
   for (const CLI::App* sub : app.get_subcommands({})) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "reader/draft_tree.h"
+#include "reader/output_memory.h"
 #include "reader/drafter_interface.h"
 #include "reader/search.h"
 #include "reader/tokens.h"
@@ -71,7 +72,9 @@ std::string tree_shape_to_json(const TreeShape& shape);
 
 // Token Recycling (Luo et al. 2024): every token's top-k successors, refreshed from
 // every verification's logits; the tree is the template expanded from the root.
-std::unique_ptr<Speculator> make_recycling_speculator(int n_vocab, std::vector<TemplateNode> tmpl);
+// `shared_table` (optional): a successor table several speculators read and update.
+std::unique_ptr<Speculator> make_recycling_speculator(int n_vocab, std::vector<TemplateNode> tmpl,
+                                                      std::vector<Token>* shared_table = nullptr);
 // A smaller model with the same vocabulary drafting the template layer by layer.
 std::unique_ptr<Speculator> make_draft_model_speculator(Model& draft_model,
                                                         std::vector<TemplateNode> tmpl);
@@ -79,6 +82,14 @@ std::unique_ptr<Speculator> make_draft_model_speculator(Model& draft_model,
 // What the drafter knows about this machine and model (profile.h): the verification cost
 // and the acceptance priors. Calibration mode is `reader tune`'s: every candidate node is
 // verified (no pruning) and acceptance is counted per kind of node.
+// What the drafters of one server share across requests (used from the engine's thread):
+// earlier responses to search, and Token Recycling's successor table, which keeps
+// learning across requests as it does across prompts of one Generator.
+struct SharedDraftState {
+  OutputMemory memory;                 // finished responses, newest kept
+  std::vector<Token> recycling_table;  // sized by the first recycling speculator
+};
+
 struct DraftPolicy {
   CostModel cost = fallback_cost_model();                              // c(n, L) here
   std::vector<double> priors = acceptance_priors(AcceptanceCounts{});  // prior q per kind
@@ -86,6 +97,8 @@ struct DraftPolicy {
   // Search earlier outputs of the same Generator too (the paper: "this datastore can be
   // built online by appending generated responses"; SuffixDecoding's global tree).
   bool remember_outputs = true;
+  // Shared across drafters (the server); null: this drafter keeps its own history.
+  SharedDraftState* shared = nullptr;
 };
 
 // The READER drafter: speculator (optional) + widening + deepening.
@@ -102,6 +115,9 @@ class ReaderDrafter : public Drafter {
   void feedback(const DraftTree& tree, const std::vector<int>& accepted_nodes) override;
   void commit(TokenSpan committed) override;
   void finish(TokenSpan prompt, TokenSpan output) override;
+  // Text the output will probably copy (OpenAI's predicted outputs), searched like the
+  // prompt from the next begin() on.
+  void set_reference(Tokens reference) { reference_ = std::move(reference); }
   const TreeShape& shape() const { return shape_; }
   const ShortTermTrie& trie() const { return trie_; }
   // Calibration mode: acceptance counted per kind of node since construction.
@@ -119,7 +135,9 @@ class ReaderDrafter : public Drafter {
   bool use_retrieval_;
   ShortTermTrie trie_;     // this prompt and its output so far
   ShortTermTrie history_;  // earlier outputs (bounded: cleared when its node budget fills)
-  bool remember_outputs_;  // feed finished outputs into history_
+  bool remember_outputs_;  // feed finished outputs into history_ (or shared_->memory)
+  SharedDraftState* shared_;  // cross-request state, or null
+  Tokens reference_;          // predicted output, inserted into trie_ by begin()
   std::vector<const NextTokenSource*> sources_;  // trie_ first, then datastore, history_
   Tokens scratch_context_;
   CostModel cost_;                   // verification cost on this machine

@@ -47,6 +47,11 @@ struct MethodConfig {
   const Profile* profile = nullptr;
   bool calibrate = false;  // reader tune: verify whole candidate trees and count acceptance
   SuffixParams suffix;                         // kSuffix's parameters
+  // The verification cost to draft with; null: cost_model_for(model, profile). A server
+  // measures it once instead of on every request's thread.
+  const CostModel* cost = nullptr;
+  // State shared by the drafters of many requests (reader serve); null: none.
+  SharedDraftState* shared = nullptr;
 };
 
 // The tree shape a method drafts with: the config's, else the profile's (reader), else

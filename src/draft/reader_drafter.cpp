@@ -25,17 +25,19 @@ ReaderDrafter::ReaderDrafter(TreeShape shape, std::unique_ptr<Speculator> specul
       trie_(TrieOptions{std::max(16, shape_.max_suffix_len + 1), 1u << 22}),
       history_(TrieOptions{std::max(16, shape_.max_suffix_len + 1), 1u << 21}),
       remember_outputs_(policy.remember_outputs),
+      shared_(policy.shared),
       cost_(std::move(policy.cost)),
       acceptance_(std::move(policy.priors)),
       calibrate_(policy.calibrate) {
   sources_.push_back(&trie_);
   if (datastore_) sources_.push_back(datastore_);
-  if (remember_outputs_) sources_.push_back(&history_);
+  if (remember_outputs_) sources_.push_back(shared_ ? &shared_->memory.trie() : &history_);
 }
 
 void ReaderDrafter::begin(TokenSpan prompt) {
   trie_.clear();
   trie_.append(prompt);
+  if (!reference_.empty()) trie_.insert(reference_);
   if (speculator_) speculator_->begin(prompt);
 }
 
@@ -136,7 +138,11 @@ void ReaderDrafter::observe(const DraftTree& tree, const NodeLogits& logits) {
 }
 
 void ReaderDrafter::finish(TokenSpan /*prompt*/, TokenSpan output) {
-  if (remember_outputs_) history_.insert(output);
+  if (!remember_outputs_) return;
+  if (shared_)
+    shared_->memory.add(output);
+  else
+    history_.insert(output);
 }
 
 void ReaderDrafter::commit(TokenSpan committed) {

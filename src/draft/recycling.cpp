@@ -11,10 +11,12 @@ namespace {
 
 class RecyclingSpeculator final : public Speculator {
  public:
-  RecyclingSpeculator(int n_vocab, std::vector<TemplateNode> tmpl)
-      : n_vocab_(n_vocab), tmpl_(std::move(tmpl)) {
+  RecyclingSpeculator(int n_vocab, std::vector<TemplateNode> tmpl, std::vector<Token>* shared)
+      : n_vocab_(n_vocab), tmpl_(std::move(tmpl)), table_(shared ? *shared : own_table_) {
     for (const auto& n : tmpl_) k_ = std::max(k_, n.rank + 1);
-    table_.assign(static_cast<size_t>(n_vocab_) * static_cast<size_t>(k_), -1);
+    // A shared table sized for another template is started afresh at this one's k.
+    const size_t size = static_cast<size_t>(n_vocab_) * static_cast<size_t>(k_);
+    if (table_.size() != size) table_.assign(size, -1);
   }
   std::string_view name() const override { return "recycling"; }
   int max_nodes() const override { return static_cast<int>(tmpl_.size()); }
@@ -49,15 +51,17 @@ class RecyclingSpeculator final : public Speculator {
   int n_vocab_;
   std::vector<TemplateNode> tmpl_;
   int k_ = 1;
-  std::vector<Token> table_;                   // [token][rank] -> successor, -1 unknown
+  std::vector<Token> own_table_;               // the table when none is shared
+  std::vector<Token>& table_;                  // [token][rank] -> successor, -1 unknown
   std::vector<int> node_of_;                   // template node -> tree node this step
   std::vector<std::pair<float, Token>> best_;  // scratch for top-k
 };
 
 }  // namespace
 
-std::unique_ptr<Speculator> make_recycling_speculator(int n_vocab, std::vector<TemplateNode> tmpl) {
-  return std::make_unique<RecyclingSpeculator>(n_vocab, std::move(tmpl));
+std::unique_ptr<Speculator> make_recycling_speculator(int n_vocab, std::vector<TemplateNode> tmpl,
+                                                      std::vector<Token>* shared_table) {
+  return std::make_unique<RecyclingSpeculator>(n_vocab, std::move(tmpl), shared_table);
 }
 
 }  // namespace reader

@@ -78,12 +78,13 @@ std::unique_ptr<Drafter> make_drafter(Model& model, const MethodConfig& config) 
   shape.validate(shape.single_path && shape.adaptive ? 1 << 20 : model.n_seq_max() - 1);
   std::unique_ptr<Speculator> speculator;
   bool retrieval = false;
+  std::vector<Token>* shared_table = config.shared ? &config.shared->recycling_table : nullptr;
   switch (config.method) {
     case Method::kAutoregressive:  // returned above: AR and suffix need no speculator
     case Method::kSuffix:
       break;
     case Method::kReader:
-      speculator = make_recycling_speculator(model.n_vocab(), shape.speculator);
+      speculator = make_recycling_speculator(model.n_vocab(), shape.speculator, shared_table);
       retrieval = true;
       break;
     case Method::kRetrieval:
@@ -91,7 +92,7 @@ std::unique_ptr<Drafter> make_drafter(Model& model, const MethodConfig& config) 
       retrieval = true;
       break;
     case Method::kRecycling:
-      speculator = make_recycling_speculator(model.n_vocab(), shape.speculator);
+      speculator = make_recycling_speculator(model.n_vocab(), shape.speculator, shared_table);
       break;
     case Method::kDraft:
       if (!config.draft_model) throw std::invalid_argument("method 'draft' needs --draft-model");
@@ -99,10 +100,11 @@ std::unique_ptr<Drafter> make_drafter(Model& model, const MethodConfig& config) 
       break;
   }
   DraftPolicy policy;
-  policy.cost = cost_model_for(model, config.profile);
+  policy.cost = config.cost ? *config.cost : cost_model_for(model, config.profile);
   policy.priors =
       acceptance_priors(config.profile ? config.profile->acceptance : AcceptanceCounts{});
   policy.calibrate = config.calibrate;
+  policy.shared = config.shared;
   return std::make_unique<ReaderDrafter>(shape, std::move(speculator), config.datastore,
                                          retrieval, std::move(policy));
 }

@@ -44,51 +44,49 @@ Token Sampler::pick(const float* logits, int n_vocab, std::uint64_t position) {
   };
   const double u = position_uniform(params_.seed, position);
 
-  const bool filtered = (params_.top_k > 0 && params_.top_k < n_vocab) || params_.top_p < 1.0f;
-  if (!filtered) {  // plain temperature: inverse CDF in token-id order, no sorting needed
-    double total = 0;
-    probs_.resize(static_cast<size_t>(n_vocab));
-    for (int i = 0; i < n_vocab; ++i) total += probs_[static_cast<size_t>(i)] = weight(logits[i]);
-    const double target = u * total;
-    double acc = 0;
-    for (int i = 0; i < n_vocab; ++i)
-      if (target < (acc += probs_[static_cast<size_t>(i)])) return i;
-    return n_vocab - 1;
-  }
-
-  // Filtering needs a ranking: logit desc, id asc (deterministic on ties).
-  const auto higher = [](const std::pair<float, Token>& a, const std::pair<float, Token>& b) {
-    return a.first != b.first ? a.first > b.first : a.second < b.second;
-  };
-  scratch_.resize(static_cast<size_t>(n_vocab));
-  for (int i = 0; i < n_vocab; ++i) scratch_[static_cast<size_t>(i)] = {logits[i], i};
+  // Candidates: tokens whose weight is at least e^-40 of the best one's. The rest carry
+  // less than n_vocab * 4e-18 of the mass together, and skipping their exp() makes a pick
+  // ~50x cheaper (a 49k vocabulary otherwise costs ~1 ms per position here). Token-id order.
+  const float cutoff = max_logit - 40.0f * params_.temperature;
+  scratch_.clear();
+  for (int i = 0; i < n_vocab; ++i)
+    if (logits[i] >= cutoff) scratch_.emplace_back(logits[i], i);
   auto first = scratch_.begin();
   size_t keep = scratch_.size();
-  if (params_.top_k > 0 && static_cast<size_t>(params_.top_k) < keep) {
-    keep = static_cast<size_t>(params_.top_k);
-    std::nth_element(first, first + static_cast<std::ptrdiff_t>(keep), scratch_.end(), higher);
-  }
-  if (params_.top_p < 1.0f) {
-    double total = 0;
-    for (size_t i = 0; i < keep; ++i) total += weight(scratch_[i].first);
-    // Sort a growing head until it holds top_p of the mass: top-p rarely needs many tokens.
-    size_t sorted = std::min<size_t>(keep, 64);
-    for (;;) {
-      std::partial_sort(first, first + static_cast<std::ptrdiff_t>(sorted),
-                        first + static_cast<std::ptrdiff_t>(keep), higher);
-      double acc = 0;
-      size_t cut = 0;
-      while (cut < sorted && acc < params_.top_p * total) acc += weight(scratch_[cut++].first);
-      if (acc >= params_.top_p * total || sorted == keep) {
-        keep = std::max<size_t>(cut, 1);
-        break;
-      }
-      sorted = std::min(keep, sorted * 4);
+
+  const bool filtered = (params_.top_k > 0 && static_cast<size_t>(params_.top_k) < keep) ||
+                        params_.top_p < 1.0f;
+  if (filtered) {
+    // Filtering needs a ranking: logit desc, id asc (deterministic on ties).
+    const auto higher = [](const std::pair<float, Token>& a, const std::pair<float, Token>& b) {
+      return a.first != b.first ? a.first > b.first : a.second < b.second;
+    };
+    if (params_.top_k > 0 && static_cast<size_t>(params_.top_k) < keep) {
+      keep = static_cast<size_t>(params_.top_k);
+      std::nth_element(first, first + static_cast<std::ptrdiff_t>(keep), scratch_.end(), higher);
     }
+    if (params_.top_p < 1.0f) {
+      double total = 0;
+      for (size_t i = 0; i < keep; ++i) total += weight(scratch_[i].first);
+      // Sort a growing head until it holds top_p of the mass: top-p rarely needs many tokens.
+      size_t sorted = std::min<size_t>(keep, 64);
+      for (;;) {
+        std::partial_sort(first, first + static_cast<std::ptrdiff_t>(sorted),
+                          first + static_cast<std::ptrdiff_t>(keep), higher);
+        double acc = 0;
+        size_t cut = 0;
+        while (cut < sorted && acc < params_.top_p * total) acc += weight(scratch_[cut++].first);
+        if (acc >= params_.top_p * total || sorted == keep) {
+          keep = std::max<size_t>(cut, 1);
+          break;
+        }
+        sorted = std::min(keep, sorted * 4);
+      }
+    }
+    // Walk the kept set in token-id order: canonical, independent of the sort's tie handling.
+    std::sort(first, first + static_cast<std::ptrdiff_t>(keep),
+              [](const auto& a, const auto& b) { return a.second < b.second; });
   }
-  // Walk the kept set in token-id order: canonical, independent of the sort's tie handling.
-  std::sort(first, first + static_cast<std::ptrdiff_t>(keep),
-            [](const auto& a, const auto& b) { return a.second < b.second; });
   probs_.resize(keep);
   double total = 0;
   for (size_t i = 0; i < keep; ++i) total += probs_[i] = weight(scratch_[i].first);

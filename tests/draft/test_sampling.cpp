@@ -42,7 +42,13 @@ ReferenceKept reference_kept(const std::vector<float>& logits, const SamplingPar
     const float la = logits[static_cast<size_t>(a)], lb = logits[static_cast<size_t>(b)];
     return la != lb ? la > lb : a < b;
   });
-  if (p.top_k > 0 && p.top_k < n) order.resize(static_cast<size_t>(p.top_k));
+  // The policy's support: tokens within 40 temperatures of the best logit (weight >= e^-40).
+  const float cutoff = max_logit - 40.0f * p.temperature;
+  order.erase(std::remove_if(order.begin(), order.end(),
+                             [&](Token t) { return logits[static_cast<size_t>(t)] < cutoff; }),
+              order.end());
+  if (p.top_k > 0 && static_cast<size_t>(p.top_k) < order.size())
+    order.resize(static_cast<size_t>(p.top_k));
   ReferenceKept r;
   if (p.top_p < 1.0f) {
     double total = 0;

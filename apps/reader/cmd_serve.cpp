@@ -1,0 +1,153 @@
+// reader serve: the OpenAI-compatible server (apps/server) over the batched engine.
+#include <pthread.h>
+#include <signal.h>
+
+#include <cstdio>
+#include <memory>
+#include <thread>
+
+#include "cli_common.h"
+#include "reader/drafter.h"
+#include "reader/engine.h"
+#include "reader/methods.h"
+#include "server.h"
+
+namespace reader::cli {
+namespace {
+
+struct ServeFlags {
+  ModelFlags model;
+  MethodInputs inputs;
+  std::string method = "reader";
+  std::string host = "127.0.0.1";
+  int port = 8080;
+  int parallel = 8;
+  int queue = 64;
+  std::string api_key;
+  std::string model_id;
+  int max_tokens_limit = 4096;
+  int default_max_tokens = 256;
+  int prefill_chunk = 256;
+  bool no_memory = false;
+  bool no_prompt_cache = false;
+  int memory_tokens = 1 << 16;
+  std::string port_file;
+};
+
+void run_serve(const ServeFlags& f) {
+  if (f.parallel < 1 || f.parallel > 256) throw UsageError("--parallel must be in 1..256");
+  if (f.port < 0 || f.port > 65535) throw UsageError("--port must be in 0..65535");
+  if (f.queue < 0) throw UsageError("--queue must be >= 0");
+  const Method method = parse_method(f.method);
+  if (method == Method::kDraft) throw UsageError("reader serve does not run method 'draft'");
+
+  // SIGTERM / SIGINT go to one waiting thread, never to a worker mid-step.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  // One KV stream per sequence: each request's output is what it would be alone.
+  ModelOptions mo = f.model.options(f.parallel);
+  mo.kv_unified = false;
+  auto model = Model::load(mo);
+  LoadedInputs inputs = load_method_inputs(f.inputs, *model, method);
+  SharedDraftState shared{OutputMemory(static_cast<size_t>(f.memory_tokens)), {}};
+  MethodConfig config = inputs.config(method);
+  if (!f.no_memory) config.shared = &shared;
+  // The cost model the batch policy uses: measured once here (and cached), before serving.
+  const CostModel cost = cost_model_for(*model, config.profile);
+  config.cost = &cost;
+  if (method != Method::kAutoregressive) (void)make_drafter(*model, config);  // sizes shared state
+
+  EngineOptions eo;
+  eo.max_sequences = f.parallel;
+  eo.max_waiting = f.queue;
+  eo.prefill_chunk = f.prefill_chunk;
+  eo.reuse_prefix = !f.no_prompt_cache;
+  eo.cost = &cost;
+  Engine engine(*model, eo);
+
+  server::ServerOptions so;
+  so.host = f.host;
+  so.port = f.port;
+  so.api_key = f.api_key;
+  so.model_id = f.model_id.empty() ? std::filesystem::path(f.model.model_path).stem().string()
+                                   : f.model_id;
+  so.limits.max_tokens_limit = f.max_tokens_limit;
+  so.limits.default_max_tokens = std::min(f.default_max_tokens, f.max_tokens_limit);
+  Model& m = *model;
+  server::Server server(
+      m, engine,
+      [&m, config, method](const server::CompletionRequest&) -> std::unique_ptr<Drafter> {
+        return method == Method::kAutoregressive ? nullptr : make_drafter(m, config);
+      },
+      so);
+  const int port = server.bind();
+  std::fprintf(stderr,
+               "reader serve: %s (%s) on http://%s:%d  method %s, %d sequences of %d tokens%s\n",
+               so.model_id.c_str(), model->description().c_str(), f.host.c_str(), port,
+               f.method.c_str(), f.parallel, model->n_ctx(),
+               f.api_key.empty() ? "" : ", API key required");
+  if (!f.port_file.empty()) {
+    std::FILE* pf = std::fopen(f.port_file.c_str(), "w");
+    if (!pf) throw UsageError("cannot write --port-file " + f.port_file);
+    std::fprintf(pf, "%d\n", port);
+    std::fclose(pf);
+  }
+  std::thread waiter([&server, signals] {
+    int sig = 0;
+    sigwait(&signals, &sig);
+    if (sig != 0) {
+      std::fprintf(stderr, "reader serve: %s, finishing in-flight requests\n",
+                   sig == SIGTERM ? "SIGTERM" : "SIGINT");
+      server.stop();
+    }
+  });
+  server.run();
+  // run() also returns if listening failed: wake the waiter so it can be joined.
+  pthread_kill(waiter.native_handle(), SIGTERM);
+  waiter.join();
+  std::fprintf(stderr, "reader serve: stopped\n");
+}
+
+}  // namespace
+
+void add_serve_command(CLI::App& app) {
+  auto flags = std::make_shared<ServeFlags>();
+  CLI::App* cmd = app.add_subcommand("serve", "OpenAI-compatible HTTP server (batched READER)");
+  flags->model.ctx = 2048;
+  flags->model.add_to(*cmd);
+  flags->inputs.add_to(*cmd);
+  cmd->add_option("--method", flags->method, "decoding method (reader, retrieval, recycling, suffix, ar)")
+      ->capture_default_str();
+  cmd->add_option("--host", flags->host, "address to listen on")->capture_default_str();
+  cmd->add_option("--port", flags->port, "port (0: any free port)")->capture_default_str();
+  cmd->add_option("--parallel", flags->parallel,
+                  "sequences generated at once; each gets --ctx cells of KV cache")
+      ->capture_default_str();
+  cmd->add_option("--queue", flags->queue, "requests that may wait beyond --parallel (then 429)")
+      ->capture_default_str();
+  cmd->add_option("--api-key", flags->api_key, "require 'Authorization: Bearer KEY'");
+  cmd->add_option("--model-id", flags->model_id, "model name to serve (default: the file's stem)");
+  cmd->add_option("--max-tokens-limit", flags->max_tokens_limit, "largest max_tokens accepted")
+      ->capture_default_str();
+  cmd->add_option("--default-max-tokens", flags->default_max_tokens,
+                  "max_tokens when a request gives none")
+      ->capture_default_str();
+  cmd->add_option("--prefill-chunk", flags->prefill_chunk,
+                  "prompt tokens a joining request adds per step while others generate")
+      ->capture_default_str();
+  cmd->add_flag("--no-memory", flags->no_memory,
+                "do not search earlier responses (cross-request memory)");
+  cmd->add_option("--memory-tokens", flags->memory_tokens,
+                  "cross-request memory size; oldest responses are dropped first")
+      ->capture_default_str();
+  cmd->add_flag("--no-prompt-cache", flags->no_prompt_cache,
+                "recompute every prompt (no reuse of a finished request's KV cells)");
+  cmd->add_option("--port-file", flags->port_file, "write the bound port to this file");
+  cmd->callback([flags] { run_serve(*flags); });
+}
+
+}  // namespace reader::cli
