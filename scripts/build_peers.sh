@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Builds llama.cpp's own speculative-decoding programs, the peers of `reader bench --peers`:
 # llama-speculative-simple (n-gram drafters), llama-lookup and llama-lookup-create (n-gram
-# caches). They are compiled from the same pinned, patched sdist as the installed library and
-# linked against it (.venv's libllama-common, libllama, libggml), so peers and reader run
-# the same kernels. Binaries go to build/peers/; called by scripts/setup.sh; idempotent.
+# caches), and llama-server (tools/server: an OpenAI-compatible server, n-gram speculation
+# with --spec-type ngram-*). They are compiled from the same pinned, patched sdist as the
+# installed library and linked against it (.venv's libllama-common, libmtmd, libllama,
+# libggml), so peers and reader run the same kernels. Binaries go to build/peers/; called by
+# scripts/setup.sh; idempotent. The examples take seconds, llama-server a few minutes.
 #
 #   scripts/build_peers.sh [--force]
 set -euo pipefail
@@ -31,10 +33,10 @@ WHEEL_KEY=$(cat "$VENV/.llama-build-key" 2>/dev/null) ||
 KEY="$WHEEL_KEY-$(sha256sum "${BASH_SOURCE[0]}" | cut -c1-16)"
 LLAMA_PREFIX=$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 LIBDIR="$LLAMA_PREFIX/lib"
-for lib in llama-common llama ggml ggml-base; do
+for lib in llama-common mtmd llama ggml ggml-base; do
   [ -f "$LIBDIR/lib$lib.so" ] || die "lib$lib.so not found in $LIBDIR (rerun scripts/setup.sh)"
 done
-BINARIES=(llama-speculative-simple llama-lookup llama-lookup-create)
+BINARIES=(llama-speculative-simple llama-lookup llama-lookup-create llama-server)
 built=1
 for b in "${BINARIES[@]}"; do [ -x "$OUT/$b" ] || built=0; done
 if ((!FORCE)) && ((built)) && [ "$(cat "$OUT/.key" 2>/dev/null)" = "$KEY" ]; then
@@ -85,7 +87,38 @@ for pair in llama-speculative-simple:examples/speculative-simple/speculative-sim
   g++ "${CXXFLAGS[@]}" "$file" -o "$OUT/$name.tmp" "${LDFLAGS[@]}" || die "compiling $name failed"
   mv "$OUT/$name.tmp" "$OUT/$name"
 done
-"$OUT/llama-speculative-simple" --help > /dev/null 2>&1 ||
-  die "build/peers/llama-speculative-simple does not run (library mismatch?)"
+
+# llama-server: tools/server's sources plus a generated, empty web-UI table (the UI needs
+# npm or a download; the HTTP API does not). cpp-httplib comes from libllama-common, which
+# exports it: the server must see the same build options, OpenSSL support included when
+# that library links libssl. LLAMA_SUBPROCESS is llama.cpp's default on Linux; it changes
+# the layout of common_subproc, shared with the library.
+i=$((i + 1))
+echo "[peers $i/${#BINARIES[@]}] compiling llama-server (a few minutes)"
+server="$src/tools/server"
+[ -f "$server/server.cpp" ] || die "tools/server is not in the sdist"
+command -v cmake > /dev/null || die "cmake not found"
+cmake -DUI_SOURCE_DIR="$src/tools/ui" -DUI_BINARY_DIR="$work/ui" -DLLAMA_SOURCE_DIR="$src" \
+  -DHF_ENABLED=OFF -DBUILD_UI=OFF -DLLAMA_UI_GZIP=OFF -DHF_BUCKET= -DHF_VERSION= \
+  -P "$src/scripts/ui-assets.cmake" > "$work/ui.log" 2>&1 ||
+  { cat "$work/ui.log" >&2; die "generating llama-server's UI table failed"; }
+SERVER_FLAGS=("${CXXFLAGS[@]}" -DLLAMA_SUBPROCESS -I"$server" -I"$src/tools/mtmd" -I"$src" -I"$work/ui")
+if readelf -d "$LIBDIR/libllama-common.so" | grep -q 'NEEDED.*libssl'; then
+  SERVER_FLAGS+=(-DCPPHTTPLIB_OPENSSL_SUPPORT)
+fi
+mkdir -p "$work/obj"
+# One compiler per core: the server is ~15 translation units, some of them large.
+# shellcheck disable=SC2016 # $1.. expand in the inner bash
+printf '%s\n' "$server"/*.cpp "$work/ui/ui.cpp" | xargs -P "$(nproc)" -I{} bash -c \
+  'g++ "${@:3}" -c "$1" -o "$2/$(basename "$1" .cpp).o"' _ {} "$work/obj" "${SERVER_FLAGS[@]}" ||
+  die "compiling llama-server failed"
+# -L applies to every -l wherever it stands; libmtmd (images/audio) needs libllama after it.
+g++ "$work"/obj/*.o -o "$OUT/llama-server.tmp" -lmtmd "${LDFLAGS[@]}" ||
+  die "linking llama-server failed"
+mv "$OUT/llama-server.tmp" "$OUT/llama-server"
+
+for b in llama-speculative-simple llama-server; do
+  "$OUT/$b" --help > /dev/null 2>&1 || die "build/peers/$b does not run (library mismatch?)"
+done
 echo "$KEY" > "$OUT/.key"
 echo "peers built in build/peers (key $KEY)"

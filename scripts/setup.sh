@@ -103,6 +103,25 @@ if ! "$VENV/bin/python" -c 'import llama_cpp' 2> /dev/null; then
   "$VENV/bin/pip" install --progress-bar off --no-deps --only-binary :all: --require-hashes \
     -q -r "$VENV/peer-requirements.txt" || die "llama-cpp-python's dependencies did not install"
 fi
+# The openai client for the end-to-end tests of `reader serve` (pinned, hash-checked): only
+# the packages not already installed at their pinned version.
+openai_missing=$(printf '%s\n' "${OPENAI_PY_REQS[@]}" | "$VENV/bin/python" -c '
+import importlib.metadata as md, sys
+for line in sys.stdin:
+    name, version = line.split()[0].split("==")
+    try:
+        ok = md.version(name) == version
+    except md.PackageNotFoundError:
+        ok = False
+    if not ok:
+        print(line, end="")')
+if [ -n "$openai_missing" ]; then
+  echo "installing the openai client's packages: $(echo "$openai_missing" | cut -d' ' -f1 | xargs)"
+  echo "$openai_missing" > "$VENV/openai-requirements.txt"
+  "$VENV/bin/pip" install --progress-bar off --no-deps --only-binary :all: --require-hashes \
+    -q -r "$VENV/openai-requirements.txt" || die "the openai client's packages did not install"
+  "$VENV/bin/python" -c 'import openai' || die "the openai client does not import"
+fi
 scripts/build_peers.sh
 
 # --- 3. Models -------------------------------------------------------------------

@@ -16,7 +16,8 @@ struct GenerateFlags {
   ModelFlags model;
   std::optional<std::string> prompt;
   std::optional<std::string> prompt_file;
-  bool chat = false;
+  bool chat = false;  // require the chat template (default: use it when the model has one)
+  bool raw = false;   // plain completion: the prompt text as is
   int max_tokens = 128;
   float temp = 0.0f;
   int top_k = 0;
@@ -38,8 +39,15 @@ void run_generate(const GenerateFlags& f) {
   const Method method = parse_method(f.method);
   auto model = Model::load(f.model.options(method == Method::kAutoregressive ? 1 : 64));
   LoadedInputs inputs = load_method_inputs(f.inputs, *model, method);
+  // Like llama.cpp's CLI, the prompt is a user message by default: an instruct model given
+  // raw text often ends its turn at once and prints nothing.
+  const bool has_template = model->has_chat_template();
+  if (f.chat && !has_template)
+    throw UsageError("--chat: the model has no chat template (drop --chat for raw completion)");
+  if (!f.raw && !f.chat && !has_template)
+    std::fprintf(stderr, "reader: note: the model has no chat template; the prompt is raw text\n");
   Tokens prompt;
-  if (f.chat) {
+  if (!f.raw && has_template) {
     prompt = model->tokenize(model->apply_chat_template(prompt_text), true, true);
   } else {
     prompt = model->tokenize(prompt_text, true, false);
@@ -76,9 +84,15 @@ void add_generate_command(CLI::App& app) {
   auto flags = std::make_shared<GenerateFlags>();
   CLI::App* cmd = app.add_subcommand("generate", "generate text from a prompt");
   flags->model.add_to(*cmd);
-  cmd->add_option("-p,--prompt", flags->prompt, "prompt text");
+  cmd->add_option("-p,--prompt", flags->prompt,
+                  "prompt text: the user message of a one-turn chat (--raw: plain text)");
   cmd->add_option("-f,--prompt-file", flags->prompt_file, "read the prompt from this file");
-  cmd->add_flag("--chat", flags->chat, "wrap the prompt in the model's chat template");
+  CLI::Option* chat = cmd->add_flag(
+      "--chat", flags->chat,
+      "require the model's chat template (the default uses it when the model has one)");
+  cmd->add_flag("--raw", flags->raw,
+                "raw completion: the prompt as plain text, without the chat template")
+      ->excludes(chat);
   cmd->add_option("-n,--max-tokens", flags->max_tokens, "tokens to generate at most")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);

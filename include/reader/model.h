@@ -90,6 +90,9 @@ class Model {
   std::string token_bytes(Token token) const;
   std::string detokenize(TokenSpan tokens) const;  // concatenated token_bytes
   bool is_eog(Token token) const;                  // end of generation (EOS, EOT, ...)
+  // Whether apply_chat_template works: the GGUF has a template, or llama.cpp knows the
+  // family's (Gemma).
+  bool has_chat_template() const { return chat_template() != nullptr; }
   // The prompt for a one-turn chat, using the model's own template; throws if it has none.
   std::string apply_chat_template(std::string_view user_message) const;
   // The prompt for a whole conversation (oldest message first) with the same template;
@@ -118,7 +121,8 @@ class Model {
 
  private:
   Model() = default;
-  llama_memory_i* memory() const;  // throws when loaded vocab-only
+  llama_memory_i* memory() const;     // throws when loaded vocab-only
+  const char* chat_template() const;  // nullptr when the model has none
   ModelOptions options_;
   llama_model* model_ = nullptr;
   llama_context* ctx_ = nullptr;

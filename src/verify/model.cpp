@@ -199,8 +199,7 @@ std::string Model::apply_chat_template(std::string_view user_message) const {
   return apply_chat_template(std::span(&msg, 1));
 }
 
-std::string Model::apply_chat_template(std::span<const ChatMessage> messages,
-                                       bool add_assistant) const {
+const char* Model::chat_template() const {
   const char* tmpl = llama_model_chat_template(model_, nullptr);
   if (!tmpl) {
     // Some GGUFs (e.g. the Gemma 3 270M one) carry no template; llama.cpp has the family's.
@@ -208,7 +207,13 @@ std::string Model::apply_chat_template(std::span<const ChatMessage> messages,
     llama_model_meta_val_str(model_, "general.architecture", arch, sizeof arch);
     if (std::string_view(arch).starts_with("gemma")) tmpl = "gemma";
   }
-  if (!tmpl) throw ModelError("this model has no chat template; drop --chat");
+  return tmpl;
+}
+
+std::string Model::apply_chat_template(std::span<const ChatMessage> messages,
+                                       bool add_assistant) const {
+  const char* tmpl = chat_template();
+  if (!tmpl) throw ModelError("this model has no chat template");
   if (messages.empty()) throw ModelError("a chat prompt needs at least one message");
   std::vector<llama_chat_message> msgs;
   size_t chars = 0;
