@@ -46,6 +46,7 @@ struct BenchFlags {
   int repeats = 5;
   PeerBenchFlags peers;  // --peers, --peers-sweep (bench_peers.h)
   std::vector<int> batch;  // --batch: batch sizes for the batched-throughput bench
+  bool predict = false;    // add READER with each item's source text as predicted output
 };
 
 void write_file(const std::filesystem::path& p, const std::string& text) {
@@ -200,11 +201,16 @@ void run_bench(const BenchFlags& f) {
   if (f.peers.enabled()) peers = std::make_unique<PeerBench>(f.peers, f.model);
   std::vector<std::string> names;  // the rows of each prompt: methods, then peers
   for (Method m : methods) names.emplace_back(to_string(m));
+  if (f.predict) names.emplace_back("reader+prediction");
   for (size_t i = 0; peers && i < peers->size(); ++i) names.push_back(peers->name(i));
   auto model = Model::load(f.model.options(64));
   const LoadedInputs inputs = load_method_inputs(f.inputs, *model, Method::kReader);
   std::vector<std::unique_ptr<Generator>> gens;
   for (Method m : methods) gens.push_back(std::make_unique<Generator>(*model, inputs.config(m)));
+  // Predicted outputs: READER given each item's source text (code_edit: the function to
+  // edit) as OpenAI's "prediction", as `reader serve` does.
+  const size_t predicted = gens.size();
+  if (f.predict) gens.push_back(std::make_unique<Generator>(*model, inputs.config(Method::kReader)));
 
   GenerationOptions opts;
   opts.max_tokens = f.max_tokens;
@@ -235,6 +241,8 @@ void run_bench(const BenchFlags& f) {
           rows[g] = peers->run(g - gens.size(), prompt_text, f.max_tokens);
           continue;
         }
+        if (g == predicted)
+          gens[g]->set_prediction(model->tokenize(items[p].context, false, false));
         const GenerationResult r = gens[g]->run(prompt, opts);
         rows[g] = generation_to_json(r);
         rows[g]["text"] = r.text;
@@ -364,6 +372,9 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--batch", f->batch,
                   "batched throughput at these batch sizes (e.g. 1,4,8,16,32); --repeats rounds")
       ->delimiter(',');
+  cmd->add_flag("--predict", f->predict,
+                "also run reader with each item's source text (code_edit: the function) as "
+                "the predicted output");
   cmd->add_flag("--cost-curve", f->cost_curve, "measure decode cost of n = 1..64 tokens instead");
   cmd->add_option("--repeats", f->repeats, "repetitions per size for --cost-curve")
       ->check(CLI::Range(1, 1000));

@@ -70,6 +70,9 @@ class Generator {
   GenerationResult run(TokenSpan prompt, const GenerationOptions& options,
                        const TextCallback& on_text = {});
   Method method() const { return config_.method; }
+  // OpenAI's predicted output for the next run(): one more text READER's drafter searches
+  // (ignored by the other methods).
+  void set_prediction(Tokens prediction);
   const TreeShape& shape() const { return shape_; }
   // Acceptance counts of calibration mode (empty otherwise, and for AR).
   AcceptanceCounts calibration_counts() const;

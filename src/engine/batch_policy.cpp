@@ -5,36 +5,62 @@
 
 namespace reader {
 
-std::vector<int> trim_drafts(const std::vector<std::vector<double>>& alphas, int fixed_tokens,
-                             const CostCurve& cost) {
-  const auto n_seq = static_cast<int>(alphas.size());
-  // Every draft token with the alpha it would be kept at (clamped non-increasing per chain,
-  // so sorting never puts a child before its parent).
-  std::vector<std::pair<double, int>> nodes;  // (alpha, sequence)
-  for (int s = 0; s < n_seq; ++s) {
+double split_step_cost(std::vector<int> lengths, const CostCurve& cost) {
+  std::sort(lengths.begin(), lengths.end());
+  double total = 0;
+  int done = 0;  // tokens per sequence already sent in earlier passes
+  for (size_t i = 0; i < lengths.size(); ++i) {
+    if (lengths[i] <= done) continue;
+    const int still = static_cast<int>(lengths.size() - i);  // sequences with more to send
+    total += cost((lengths[i] - done) * still);
+    done = lengths[i];
+  }
+  return total;
+}
+
+std::vector<int> trim_drafts(const std::vector<std::vector<double>>& alphas,
+                             const std::vector<int>& prefill, const CostCurve& cost) {
+  const size_t n_seq = alphas.size();
+  // Alpha clamped non-increasing along each chain, so any prefix by alpha is a valid draft.
+  std::vector<std::vector<double>> a(n_seq);
+  std::vector<std::pair<double, size_t>> nodes;  // (alpha, sequence)
+  size_t longest = 0;
+  for (size_t s = 0; s < n_seq; ++s) {
     double running = 1.0;
-    for (double a : alphas[static_cast<size_t>(s)]) {
-      running = std::min(running, std::max(0.0, a));
+    for (double x : alphas[s]) {
+      running = std::min(running, std::max(0.0, x));
+      a[s].push_back(running);
       nodes.emplace_back(running, s);
     }
+    longest = std::max(longest, a[s].size());
   }
-  std::stable_sort(nodes.begin(), nodes.end(),
-                   [](const auto& a, const auto& b) { return a.first > b.first; });
-  const int base = fixed_tokens + n_seq;  // every decoding sequence sends its root
-  double gain = n_seq;
-  double best_value = base > 0 ? gain / cost(base) : 0.0;
-  size_t best_count = 0;
-  for (size_t m = 0; m < nodes.size(); ++m) {
-    gain += nodes[m].first;
-    const double value = gain / cost(base + static_cast<int>(m) + 1);
-    if (value > best_value) {
-      best_value = value;
-      best_count = m + 1;
+  const auto value = [&](const std::vector<int>& keep) {
+    double gain = 0;
+    std::vector<int> lengths = prefill;
+    for (size_t s = 0; s < n_seq; ++s) {
+      gain += 1.0;
+      for (int i = 0; i < keep[s]; ++i) gain += a[s][static_cast<size_t>(i)];
+      lengths.push_back(keep[s] + 1);
     }
+    return gain / split_step_cost(std::move(lengths), cost);
+  };
+  std::vector<int> best(n_seq, 0);
+  double best_value = value(best);
+  // Candidates 1: a common cap on draft length (even drafts share their passes).
+  std::vector<int> keep(n_seq);
+  for (size_t cap = 1; cap <= longest; ++cap) {
+    for (size_t s = 0; s < n_seq; ++s) keep[s] = static_cast<int>(std::min(cap, a[s].size()));
+    if (const double v = value(keep); v > best_value) best_value = v, best = keep;
   }
-  std::vector<int> keep(static_cast<size_t>(n_seq), 0);
-  for (size_t m = 0; m < best_count; ++m) keep[static_cast<size_t>(nodes[m].second)]++;
-  return keep;
+  // Candidates 2: the most likely tokens first, whatever sequence they belong to.
+  std::stable_sort(nodes.begin(), nodes.end(),
+                   [](const auto& x, const auto& y) { return x.first > y.first; });
+  std::fill(keep.begin(), keep.end(), 0);
+  for (const auto& [alpha, s] : nodes) {
+    keep[s]++;
+    if (const double v = value(keep); v > best_value) best_value = v, best = keep;
+  }
+  return best;
 }
 
 }  // namespace reader

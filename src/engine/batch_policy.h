@@ -1,11 +1,13 @@
 // Batch policy: how much of each sequence's draft to verify when several share a decode.
 //
-// Theorem 1 for the whole batch: a step that verifies n tokens in total costs c(n), and
-// yields, per decoding sequence, 1 + the sum of alpha over its kept draft tokens. Alpha
-// never grows along a chain, so the best choice for any total keeps the largest alphas,
-// each a prefix of its chain; the best total is then one pass over them sorted. At high
-// load c(n) is near linear, a drafted token must be almost certain to pay, and the policy
-// drafts nothing: the engine is exactly batched AR.
+// Theorem 1 for the whole batch: a step yields, per decoding sequence, 1 + the sum of alpha
+// over its kept draft tokens, and costs what llama.cpp's decode of it costs. With one KV
+// stream per sequence llama.cpp splits a batch into passes holding the same number of
+// tokens of every sequence still in it (split_equal): sequences of lengths 1, 1, 1, 5 cost
+// a pass of 4 tokens and another of 4, not one of 8. So uneven drafts pay a whole extra
+// pass, and the policy weighs that: it tries every common cap on draft length and every
+// prefix of the drafts' tokens sorted by alpha, and keeps the best. At high load c(n) is
+// near linear and the answer is to draft nothing: exactly batched AR.
 #pragma once
 
 #include <vector>
@@ -14,10 +16,14 @@
 
 namespace reader {
 
-// alphas[s]: alpha of sequence s's drafted tokens along its chain (root excluded).
-// fixed_tokens: other tokens in the same decode (prompt chunks). Returns the number of
-// draft tokens each sequence keeps (a prefix of its chain).
-std::vector<int> trim_drafts(const std::vector<std::vector<double>>& alphas, int fixed_tokens,
-                             const CostCurve& cost);
+// Cost of one decode where sequence s sends lengths[s] tokens, split as llama.cpp splits
+// a batch over per-sequence streams: one pass per distinct length.
+double split_step_cost(std::vector<int> lengths, const CostCurve& cost);
+
+// alphas[s]: alpha of decoding sequence s's drafted tokens along its chain (root excluded).
+// prefill[k]: prompt tokens another sequence adds in the same decode. Returns the number of
+// draft tokens each decoding sequence keeps (a prefix of its chain).
+std::vector<int> trim_drafts(const std::vector<std::vector<double>>& alphas,
+                             const std::vector<int>& prefill, const CostCurve& cost);
 
 }  // namespace reader

@@ -225,9 +225,14 @@ bool Engine::step() {
       alphas.push_back(std::move(a));
     }
     if (all_chains) {
-      const int fixed = joining ? std::min(prefill_budget, options_.prefill_chunk) : 0;
+      // Prompt chunks joining this decode (as step 3 below will size them).
+      std::vector<int> prefill;
+      for (Sequence* s : running)
+        if (!s->decoding)
+          prefill.push_back(std::min(static_cast<int>(s->request.prompt.size()) - s->prefilled,
+                                     options_.prefill_chunk));
       const auto keep = trim_drafts(
-          alphas, fixed, options_.cost->at(static_cast<int>(context / std::ssize(decoding))));
+          alphas, prefill, options_.cost->at(static_cast<int>(context / std::ssize(decoding))));
       for (size_t i = 0; i < decoding.size(); ++i) {
         DraftTree& t = *decoding[i]->tree;
         if (keep[i] + 1 >= t.size()) continue;

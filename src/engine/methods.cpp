@@ -118,6 +118,11 @@ Generator::Generator(Model& model, MethodConfig config)
     shape_.speculator.clear();
 }
 
+void Generator::set_prediction(Tokens prediction) {
+  if (auto* reader = dynamic_cast<ReaderDrafter*>(drafter_.get()))
+    reader->set_reference(std::move(prediction));
+}
+
 AcceptanceCounts Generator::calibration_counts() const {
   const auto* reader = dynamic_cast<const ReaderDrafter*>(drafter_.get());
   return reader ? reader->calibration_counts() : AcceptanceCounts{};

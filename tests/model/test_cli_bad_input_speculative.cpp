@@ -97,7 +97,8 @@ TEST(SpeculativeBadInput, MalformedOrOversizedTreeShape) {
   expect_error_before_output(run_cli("generate --method reader --prompt hi --tree " +
                                      write("t2.json", "{\"speculator\": [[3, 0]]}").string()),
                              "parent");
-  std::string wide = "{\"speculator\": [";
+  // Whole trees need a sequence id per branch (a single path, the default, needs none).
+  std::string wide = "{\"single_path\": false, \"speculator\": [";
   for (int i = 0; i < 100; ++i)
     wide += std::string(i ? "," : "") + "[-1," + std::to_string(i % 60) + "]";
   wide += "]}";
