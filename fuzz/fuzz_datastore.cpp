@@ -19,7 +19,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -62,8 +61,10 @@ void write_file(const fs::path& path, const Bytes& bytes) {
 }
 
 Bytes read_file(const fs::path& path) {
+  Bytes bytes(fs::file_size(path));
   std::ifstream in(path, std::ios::binary);
-  return Bytes(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  return bytes;
 }
 
 // Recomputes the body and header checksums of a file long enough to have a header.
