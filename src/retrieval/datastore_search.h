@@ -74,10 +74,16 @@ class DatastoreSearch {
 
   bool is_real(Token t) const { return t >= 0 && static_cast<std::uint32_t>(t) < v_.vocab; }
 
-  // Suffix-array range of the suffixes starting with token t (a real token).
+  // Suffix-array range of the suffixes starting with token t (a real token). Like suffix(), a
+  // range outside the suffix array can only come from a corrupt file opened without checksum
+  // verification, and is refused (found by fuzz/fuzz_datastore: it was read through).
   SuffixRange first_token_range(Token t) const {
     const auto c = static_cast<std::size_t>(t);
-    return {v_.first_index[c], v_.first_index[c + 1], 1};
+    const std::uint32_t lo = v_.first_index[c], hi = v_.first_index[c + 1];
+    if (lo > hi || hi > v_.token_count) [[unlikely]] {
+      throw std::runtime_error("datastore corrupt: first-token index out of range");
+    }
+    return {lo, hi, 1};
   }
 
   // Compares the suffix at pos with pattern[0, m), from offset d (the first d are known equal).
