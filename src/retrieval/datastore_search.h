@@ -355,6 +355,13 @@ class DatastoreSearch {
     }
   }
 
+  // A stored token above the separator can only come from a corrupt file opened without
+  // checksum verification; counting it would hand callers an id outside the vocabulary, and
+  // extend_path would index the first-token index with it (found by fuzz/fuzz_datastore).
+  [[noreturn]] static void corrupt_token() {
+    throw std::runtime_error("datastore corrupt: stored token out of range");
+  }
+
   static constexpr std::uint64_t kCacheFrom = 512;  // smaller ranges are cheap to recount
   static constexpr std::uint64_t kPilotBelow = 64;  // smaller ranges are simply scanned
   static constexpr std::uint64_t kPilot = 32;       // pilot sample size
@@ -382,7 +389,10 @@ class DatastoreSearch {
       }
       for (int k = 0; k < batch; ++k) {
         const std::uint32_t t = token(pos[k]);
-        if (t == v_.vocab) return;  // separators sort last: the rest are document ends
+        if (t >= v_.vocab) [[unlikely]] {
+          if (t == v_.vocab) return;  // separators sort last: the rest are document ends
+          corrupt_token();
+        }
         push_run(counts, t, 1);
       }
     }
@@ -397,7 +407,10 @@ class DatastoreSearch {
       if (probes >= budget) return i;
       const std::uint32_t t = next_at(i, r.length);
       ++probes;
-      if (t == v_.vocab) return r.hi;
+      if (t >= v_.vocab) [[unlikely]] {
+        if (t == v_.vocab) return r.hi;
+        corrupt_token();
+      }
       std::uint64_t a = i, b = i, step = 1;  // next(a) == t; b: first known different (or hi)
       while (true) {
         b = a + step;

@@ -562,6 +562,27 @@ TEST(Datastore, LookupsRefuseADamagedFirstTokenIndex) {
   }
 }
 
+// Found by fuzz/fuzz_datastore: a stored token above the separator (a file opened without
+// verification) was counted as a next token, and extend_path then indexed the first-token
+// index with it, past its end.
+TEST(Datastore, LookupsRefuseStoredTokensAboveTheSeparator) {
+  TempDir dir;
+  build({{1, 2, 3, 1, 2, 4}}, 300, dir / "ds");
+  std::string bytes = read_file(dir / "ds");
+  const auto h = detail::decode_and_validate_header(
+      reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), dir / "ds");
+  ASSERT_EQ(h.token_width, 2u);
+  const std::uint16_t bad = 305;  // position 1: the "2" after the first "1"
+  std::memcpy(bytes.data() + h.tokens_offset + 2, &bad, sizeof bad);
+  write_file(dir / "bad", bytes);
+  OpenOptions no_verify;
+  no_verify.verify_checksum = false;
+  const Datastore ds = Datastore::open(dir / "bad", no_verify);
+  EXPECT_THROW(ds.next_tokens(Tokens{1}, 8), std::runtime_error);
+  EXPECT_THROW(ds.extend_path(Tokens{1}, 8, 4), std::runtime_error);
+  EXPECT_THROW(ds.check_integrity(), std::runtime_error);
+}
+
 TEST(Datastore, RefusesOtherTokenizer) {
   TempDir dir;
   build({{1, 2, 3}}, 8, dir / "ds");
