@@ -74,10 +74,16 @@ class DatastoreSearch {
 
   bool is_real(Token t) const { return t >= 0 && static_cast<std::uint32_t>(t) < v_.vocab; }
 
-  // Suffix-array range of the suffixes starting with token t (a real token).
+  // Suffix-array range of the suffixes starting with token t (a real token). Like suffix(), a
+  // range outside the suffix array can only come from a corrupt file opened without checksum
+  // verification, and is refused (found by fuzz/fuzz_datastore: it was read through).
   SuffixRange first_token_range(Token t) const {
     const auto c = static_cast<std::size_t>(t);
-    return {v_.first_index[c], v_.first_index[c + 1], 1};
+    const std::uint32_t lo = v_.first_index[c], hi = v_.first_index[c + 1];
+    if (lo > hi || hi > v_.token_count) [[unlikely]] {
+      throw std::runtime_error("datastore corrupt: first-token index out of range");
+    }
+    return {lo, hi, 1};
   }
 
   // Compares the suffix at pos with pattern[0, m), from offset d (the first d are known equal).
@@ -349,6 +355,13 @@ class DatastoreSearch {
     }
   }
 
+  // A stored token above the separator can only come from a corrupt file opened without
+  // checksum verification; counting it would hand callers an id outside the vocabulary, and
+  // extend_path would index the first-token index with it (found by fuzz/fuzz_datastore).
+  [[noreturn]] static void corrupt_token() {
+    throw std::runtime_error("datastore corrupt: stored token out of range");
+  }
+
   static constexpr std::uint64_t kCacheFrom = 512;  // smaller ranges are cheap to recount
   static constexpr std::uint64_t kPilotBelow = 64;  // smaller ranges are simply scanned
   static constexpr std::uint64_t kPilot = 32;       // pilot sample size
@@ -376,7 +389,10 @@ class DatastoreSearch {
       }
       for (int k = 0; k < batch; ++k) {
         const std::uint32_t t = token(pos[k]);
-        if (t == v_.vocab) return;  // separators sort last: the rest are document ends
+        if (t >= v_.vocab) [[unlikely]] {
+          if (t == v_.vocab) return;  // separators sort last: the rest are document ends
+          corrupt_token();
+        }
         push_run(counts, t, 1);
       }
     }
@@ -391,7 +407,10 @@ class DatastoreSearch {
       if (probes >= budget) return i;
       const std::uint32_t t = next_at(i, r.length);
       ++probes;
-      if (t == v_.vocab) return r.hi;
+      if (t >= v_.vocab) [[unlikely]] {
+        if (t == v_.vocab) return r.hi;
+        corrupt_token();
+      }
       std::uint64_t a = i, b = i, step = 1;  // next(a) == t; b: first known different (or hi)
       while (true) {
         b = a + step;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -534,6 +535,52 @@ TEST(Datastore, ChecksumCatchesFlippedBytes) {
   OpenOptions no_verify;
   no_verify.verify_checksum = false;
   EXPECT_NO_THROW(Datastore::open(dir / "flip", no_verify));
+}
+
+// Found by fuzz/fuzz_datastore: a damaged first-token index in a file opened without
+// verification made lookups read far past the suffix array; now they refuse it.
+TEST(Datastore, LookupsRefuseADamagedFirstTokenIndex) {
+  TempDir dir;
+  std::mt19937_64 rng(12);
+  build(random_docs(rng, 10, 100, 300), 300, dir / "ds");
+  const std::string bytes = read_file(dir / "ds");
+  const auto h = detail::decode_and_validate_header(
+      reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), dir / "ds");
+  for (const std::uint32_t bad : {std::uint32_t{0x7ffffff0}, std::uint32_t{0}}) {
+    std::string damaged = bytes;
+    // Entry 5 + 1 bounds token 5's range: past the array, or below entry 5 (lo > hi).
+    std::memcpy(damaged.data() + h.first_index_offset + 6 * sizeof(std::uint32_t), &bad,
+                sizeof bad);
+    write_file(dir / "bad", damaged);
+    OpenOptions no_verify;
+    no_verify.verify_checksum = false;
+    const Datastore ds = Datastore::open(dir / "bad", no_verify);
+    EXPECT_THROW(ds.next_tokens(Tokens{5}, 8), std::runtime_error);
+    EXPECT_THROW(ds.match(Tokens{1, 5}, 8), std::runtime_error);
+    EXPECT_THROW(ds.longest_match_from(Tokens{5, 1}), std::runtime_error);
+    EXPECT_THROW(ds.check_integrity(), std::runtime_error);
+  }
+}
+
+// Found by fuzz/fuzz_datastore: a stored token above the separator (a file opened without
+// verification) was counted as a next token, and extend_path then indexed the first-token
+// index with it, past its end.
+TEST(Datastore, LookupsRefuseStoredTokensAboveTheSeparator) {
+  TempDir dir;
+  build({{1, 2, 3, 1, 2, 4}}, 300, dir / "ds");
+  std::string bytes = read_file(dir / "ds");
+  const auto h = detail::decode_and_validate_header(
+      reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), dir / "ds");
+  ASSERT_EQ(h.token_width, 2u);
+  const std::uint16_t bad = 305;  // position 1: the "2" after the first "1"
+  std::memcpy(bytes.data() + h.tokens_offset + 2, &bad, sizeof bad);
+  write_file(dir / "bad", bytes);
+  OpenOptions no_verify;
+  no_verify.verify_checksum = false;
+  const Datastore ds = Datastore::open(dir / "bad", no_verify);
+  EXPECT_THROW(ds.next_tokens(Tokens{1}, 8), std::runtime_error);
+  EXPECT_THROW(ds.extend_path(Tokens{1}, 8, 4), std::runtime_error);
+  EXPECT_THROW(ds.check_integrity(), std::runtime_error);
 }
 
 TEST(Datastore, RefusesOtherTokenizer) {
