@@ -24,3 +24,10 @@ if [ "${READER_SKIP_ASAN:-0}" != 1 ]; then
   cmake --build --preset debug -j "$(nproc)" --target reader_unit_tests reader_draft_tests reader_apps_tests
   ctest --preset debug -L unit --no-tests=error -j "$(nproc)" --timeout 900
 fi
+
+# A short libFuzzer run of every target (request parser, datastore loader, tree-shape and
+# profile loaders); the long runs are documented in the README ("Fuzzing").
+if [ "${READER_SKIP_FUZZ:-0}" != 1 ]; then
+  echo; echo "[test] fuzzing (30 s per target)"
+  scripts/fuzz.sh --seconds 30
+fi

@@ -22,6 +22,8 @@ struct BatchRun {
   int generated = 0;             // tokens
   std::vector<std::string> texts;  // per request
   double accepted_per_step = 0;
+  double generation_tps = 0;  // tokens/s of the steps without prompt tokens
+  double draft_share = 0;     // drafting time over wall time
 };
 
 BatchRun run_once(Model& model, const MethodConfig& base, Method method,
@@ -57,6 +59,9 @@ BatchRun run_once(Model& model, const MethodConfig& base, Method method,
   run.tokens_per_second = run.generated / s;
   const EngineSnapshot snap = engine.snapshot();
   run.accepted_per_step = snap.steps ? static_cast<double>(snap.accepted) / snap.steps : 0;
+  run.generation_tps =
+      snap.generation_seconds > 0 ? snap.generation_tokens / snap.generation_seconds : 0;
+  run.draft_share = snap.draft_seconds / s;
   return run;
 }
 
@@ -92,6 +97,7 @@ void run_batch_bench(const BatchBenchParams& p, const ModelFlags& model_flags,
   for (const auto& m : p.methods) methods.push_back(parse_method(m));
   std::map<int, std::map<std::string, std::vector<double>>> tps;  // [B][method] per repeat
   std::map<int, std::map<std::string, double>> acc_per_step;
+  std::map<int, std::map<std::string, std::vector<double>>> gen_tps, draft_share;
   std::map<int, std::map<std::string, int>> identical, total;
   ProgressBar bar("bench --batch");
   const size_t jobs = p.sizes.size() * static_cast<size_t>(p.repeats) * methods.size();
@@ -112,6 +118,8 @@ void run_batch_bench(const BatchBenchParams& p, const ModelFlags& model_flags,
         const std::string name(to_string(methods[m]));
         tps[b][name].push_back(runs[m].tokens_per_second);
         acc_per_step[b][name] = runs[m].accepted_per_step;
+        gen_tps[b][name].push_back(runs[m].generation_tps);
+        draft_share[b][name].push_back(runs[m].draft_share);
         for (size_t i = 0; i < prompts.size(); ++i) {
           identical[b][name] += runs[m].texts[i] == runs[0].texts[i];
           total[b][name]++;
@@ -121,28 +129,35 @@ void run_batch_bench(const BatchBenchParams& p, const ModelFlags& model_flags,
   }
   bar.finish();
 
-  std::string md = "| B | " + p.methods[0] + " tok/s |";
+  // Wall: everything, prompts included. Gen: steps without prompt tokens (decode only).
+  std::string md = "| B | " + p.methods[0] + " tok/s wall / gen |";
   for (size_t m = 1; m < methods.size(); ++m)
-    md += fmt::format(" {} tok/s | {} speedup | identical |", p.methods[m], p.methods[m]);
+    md += fmt::format(" {0} tok/s wall / gen | {0} speedup wall / gen | drafting share | identical |",
+                      p.methods[m]);
   md += "\n|---|---|";
-  for (size_t m = 1; m < methods.size(); ++m) md += "---|---|---|";
+  for (size_t m = 1; m < methods.size(); ++m) md += "---|---|---|---|";
   md += "\n";
   BarChart chart{"Batched throughput (" + model->description() + ")", "generated tokens/s",
                  {}, p.methods, {}, 0};
   json rows = json::array();
   for (int b : p.sizes) {
     const double base_tps = median(tps[b][p.methods[0]]);
-    md += fmt::format("| {} | {:.1f} |", b, base_tps);
+    const double base_gen = median(gen_tps[b][p.methods[0]]);
+    md += fmt::format("| {} | {:.1f} / {:.1f} |", b, base_tps, base_gen);
     chart.categories.push_back("B=" + std::to_string(b));
     for (size_t m = 0; m < methods.size(); ++m) {
       const std::string& name = p.methods[m];
       const double med = median(tps[b][name]);
       chart.value[name][chart.categories.back()] = med;
+      const double gen = median(gen_tps[b][name]);
       if (m > 0)
-        md += fmt::format(" {:.1f} | {:.2f}x | {}/{} |", med, base_tps > 0 ? med / base_tps : 0.0,
-                          identical[b][name], total[b][name]);
+        md += fmt::format(" {:.1f} / {:.1f} | {:.2f}x / {:.2f}x | {:.0f}% | {}/{} |", med, gen,
+                          base_tps > 0 ? med / base_tps : 0.0, base_gen > 0 ? gen / base_gen : 0.0,
+                          100 * median(draft_share[b][name]), identical[b][name], total[b][name]);
       rows.push_back({{"batch", b}, {"method", name}, {"tokens_per_second", tps[b][name]},
-                      {"median", med}, {"accepted_per_step", acc_per_step[b][name]},
+                      {"median", med}, {"generation_tokens_per_second", gen_tps[b][name]},
+                      {"draft_share", draft_share[b][name]},
+                      {"accepted_per_step", acc_per_step[b][name]},
                       {"identical_to_ar", identical[b][name]}, {"requests", total[b][name]}});
     }
     md += "\n";

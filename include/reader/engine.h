@@ -26,6 +26,7 @@
 namespace reader {
 
 using RequestId = std::uint64_t;
+class DraftSwitch;
 
 struct EngineOptions {
   int max_sequences = 1;     // running at once (KV sequence ids 0..max_sequences-1)
@@ -60,6 +61,10 @@ struct EngineSnapshot {
   std::uint64_t drafted = 0;       // draft tokens verified so far
   std::uint64_t accepted = 0;      // draft tokens accepted so far
   std::uint64_t prefix_reused = 0; // prompt tokens not recomputed thanks to cached cells
+  double draft_seconds = 0;        // drafting (CPU search) time, all sequences
+  double decode_seconds = 0;       // llama_decode time
+  double generation_seconds = 0;   // wall time of steps without prompt tokens
+  std::uint64_t generation_tokens = 0;  // tokens emitted by those steps
 };
 
 class Engine {
@@ -102,6 +107,7 @@ class Engine {
   std::vector<Tokens> cached_;                    // per slot: tokens whose cells it keeps
   std::vector<BatchToken> batch_;                 // this step's decode
   EngineSnapshot stats_;                          // counters (running/waiting filled on read)
+  std::unique_ptr<DraftSwitch> draft_switch_;     // drafting on or off, by measured speed
 };
 
 // submit() when the queue is full.

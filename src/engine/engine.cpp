@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "engine/batch_policy.h"
+#include "engine/draft_switch.h"
 #include "engine/output_stream.h"
 #include "reader/verify.h"
 
@@ -50,7 +51,8 @@ struct Engine::Sequence {
   int prefill_rows = 0;           // prompt tokens added this step
 };
 
-Engine::Engine(Model& model, EngineOptions options) : model_(model), options_(options) {
+Engine::Engine(Model& model, EngineOptions options)
+    : model_(model), options_(options), draft_switch_(std::make_unique<DraftSwitch>()) {
   if (options_.max_sequences < 1 || options_.max_sequences > model.n_seq_max())
     throw std::invalid_argument("the engine needs 1.." + std::to_string(model.n_seq_max()) +
                                 " sequences, got " + std::to_string(options_.max_sequences));
@@ -189,15 +191,34 @@ bool Engine::step() {
     return !waiting_.empty();
   }
 
+  const auto t_step = Clock::now();
+  double draft_ms = 0;
   // 1. Drafts for the decoding sequences. Only a unified cache lets a tree's branches share
   // the prefix's cells; with one stream per sequence drafts are chains.
   const bool trees_ok = model_.options().kv_unified;
   std::vector<Sequence*> decoding;
+  for (Sequence* s : running)
+    if (s->decoding) decoding.push_back(s);
+  // Saturated: doubling the tokens of this decode would cost 1.5x or more, so drafts would
+  // need near-certain acceptance on every sequence to pay (the measured curve: from about 8
+  // sequences on this CPU); batched AR is then the best there is.
+  bool saturated = false;
+  if (options_.cost && decoding.size() > 1) {
+    long context = 0;
+    for (Sequence* s : decoding) context += s->root_pos;
+    const CostCurve c = options_.cost->at(static_cast<int>(context / std::ssize(decoding)));
+    const int n = static_cast<int>(decoding.size());
+    saturated = c(2 * n) >= 1.5 * c(n);
+  }
+  const bool draft = draft_switch_->choose(static_cast<int>(decoding.size()), saturated);
   for (Sequence* s : running) {
     s->tree.reset();
     s->prefill_rows = 0;
     if (!s->decoding) continue;
-    decoding.push_back(s);
+    if (!draft) {  // this step is plain batched AR
+      s->tree.emplace(s->context.back(), 1);
+      continue;
+    }
     const int cap = std::min(model_.n_ctx() - s->root_pos,
                              s->request.options.max_tokens - s->out->size() + 1);
     const auto a = Clock::now();
@@ -206,6 +227,7 @@ bool Engine::step() {
     if (!trees_ok && !is_chain(tree)) tree = first_child_chain(tree);
     s->tree.emplace(std::move(tree));
     s->stats.draft_ms += ms_between(a, Clock::now());
+    draft_ms += ms_between(a, Clock::now());
   }
 
   // 2. Several sequences share the decode: keep only the draft tokens the batch's cost pays for.
@@ -366,7 +388,19 @@ bool Engine::step() {
   for (Sequence* s : decoding) s->stats.bookkeeping_ms += bookkeeping_ms / std::ssize(decoding);
   for (Sequence* s : done) finish(*s, /*cancelled=*/false);
 
+  bool had_prompt = false;
+  for (Sequence* s : running) had_prompt = had_prompt || s->prefill_rows > 0;
+  const double step_s = ms_between(t_step, Clock::now()) / 1000.0;
   std::lock_guard lock(inbox_mutex_);
+  stats_.draft_seconds += draft_ms / 1000.0;
+  stats_.decode_seconds += verify_ms / 1000.0;
+  if (!had_prompt) {
+    draft_switch_->record(static_cast<int>(decoding.size()), draft,
+                          static_cast<int>(step_generated), step_s);
+
+    stats_.generation_seconds += step_s;
+    stats_.generation_tokens += step_generated;
+  }
   stats_.steps++;
   stats_.generated += step_generated;
   stats_.drafted += step_drafted;

@@ -1,0 +1,99 @@
+// The batch policy (src/engine/batch_policy.h) against naive references: the split cost
+// against a simulation of llama.cpp's split_equal, and trimming against brute force.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+#include "engine/batch_policy.h"
+
+namespace reader {
+namespace {
+
+// llama.cpp's split_equal over per-sequence streams, simulated: each pass takes, from every
+// sequence that still has tokens, as many as the one with the fewest left.
+double simulated_split_cost(std::vector<int> left, const CostCurve& cost) {
+  double total = 0;
+  for (;;) {
+    int take = 0, seqs = 0;
+    for (int l : left)
+      if (l > 0) take = take == 0 ? l : std::min(take, l), ++seqs;
+    if (seqs == 0) return total;
+    total += cost(take * seqs);
+    for (int& l : left)
+      if (l > 0) l -= take;
+  }
+}
+
+CostCurve test_curve() { return CostCurve({{1, 1.0}, {2, 1.17}, {4, 1.47}, {8, 1.9}, {16, 3.2}, {32, 5.2}}); }
+
+double value(const std::vector<std::vector<double>>& alphas, const std::vector<int>& prefill,
+             const std::vector<int>& keep, const CostCurve& cost) {
+  double gain = 0;
+  std::vector<int> lengths = prefill;
+  for (size_t s = 0; s < alphas.size(); ++s) {
+    double run = 1.0;
+    gain += 1.0;
+    for (int i = 0; i < keep[s]; ++i) gain += run = std::min(run, alphas[s][static_cast<size_t>(i)]);
+    lengths.push_back(keep[s] + 1);
+  }
+  return gain / simulated_split_cost(lengths, cost);
+}
+
+TEST(BatchPolicyTest, SplitCostMatchesSimulation) {
+  std::mt19937 rng(3);
+  const CostCurve cost = test_curve();
+  for (int trial = 0; trial < 2000; ++trial) {
+    std::vector<int> lengths(1 + rng() % 8);
+    for (int& l : lengths) l = 1 + static_cast<int>(rng() % 6);
+    EXPECT_NEAR(split_step_cost(lengths, cost), simulated_split_cost(lengths, cost), 1e-9);
+  }
+}
+
+TEST(BatchPolicyTest, TrimIsAPrefixNeverWorseThanPlainStepsOrAnyCommonCap) {
+  std::mt19937 rng(5);
+  const CostCurve cost = test_curve();
+  for (int trial = 0; trial < 1000; ++trial) {
+    std::vector<std::vector<double>> alphas(1 + rng() % 5);
+    for (auto& a : alphas) {
+      a.resize(rng() % 5);
+      double run = 1.0;
+      for (double& x : a) x = run *= std::uniform_real_distribution<double>(0.2, 1.0)(rng);
+    }
+    std::vector<int> prefill;
+    if (rng() % 3 == 0) prefill.push_back(1 + static_cast<int>(rng() % 64));
+    const std::vector<int> keep = trim_drafts(alphas, prefill, cost);
+    ASSERT_EQ(keep.size(), alphas.size());
+    for (size_t s = 0; s < keep.size(); ++s) {
+      EXPECT_GE(keep[s], 0);
+      EXPECT_LE(keep[s], static_cast<int>(alphas[s].size()));
+    }
+    const double got = value(alphas, prefill, keep, cost);
+    EXPECT_GE(got + 1e-12, value(alphas, prefill, std::vector<int>(alphas.size(), 0), cost));
+    for (int cap = 1; cap <= 4; ++cap) {
+      std::vector<int> capped(alphas.size());
+      for (size_t s = 0; s < alphas.size(); ++s)
+        capped[s] = std::min(cap, static_cast<int>(alphas[s].size()));
+      EXPECT_GE(got + 1e-12, value(alphas, prefill, capped, cost));
+    }
+  }
+}
+
+TEST(BatchPolicyTest, SaturatedBatchDraftsNothing) {
+  // At 32 sequences the curve is near linear: only certain tokens could pay, and 0.9 does not.
+  const CostCurve linear({{1, 1.0}, {32, 32.0}, {64, 64.0}});
+  std::vector<std::vector<double>> alphas(32, std::vector<double>{0.9, 0.8});
+  for (int k : trim_drafts(alphas, {}, linear)) EXPECT_EQ(k, 0);
+}
+
+TEST(BatchPolicyTest, OneUnevenDraftMustPayForItsOwnPass) {
+  // Four sequences, one with a likely 3-token draft: a second pass costs c(3) on top of c(4).
+  std::vector<std::vector<double>> alphas = {{0.9, 0.8, 0.7}, {}, {}, {}};
+  const auto keep = trim_drafts(alphas, {}, test_curve());
+  const double with = value(alphas, {}, keep, test_curve());
+  EXPECT_GE(with, value(alphas, {}, {0, 0, 0, 0}, test_curve()));
+}
+
+}  // namespace
+}  // namespace reader
