@@ -11,7 +11,9 @@ GenerationResult generate_alone(Model& model, TokenSpan prompt, const Generation
   check_prompt(model, prompt);
   EngineOptions eo;
   eo.max_sequences = 1;
-  eo.reuse_prefix = false;
+  // The cells stay after the run (the next run's Engine clears them): callers and tests can
+  // inspect what was committed.
+  eo.reuse_prefix = true;
   Engine engine(model, eo);
   Request request;
   request.prompt.assign(prompt.begin(), prompt.end());
