@@ -78,6 +78,12 @@ Server::Server(Model& model, Engine& engine, DrafterFactory drafters, ServerOpti
       std::max(16, 2 * (engine_.options().max_sequences + engine_.options().max_waiting)));
   http_->new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   http_->set_payload_max_length(8u << 20);
+  // cpp-httplib's default adds SO_REUSEPORT, which lets a second server bind a port that is
+  // in use and silently share its requests: keep only SO_REUSEADDR (fast restarts).
+  http_->set_socket_options([](socket_t sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, reinterpret_cast<const char*>(&yes), sizeof yes);
+  });
   install_routes();
 }
 

@@ -299,6 +299,17 @@ class ServerLimitsTest(unittest.TestCase):
         finally:
             self.assertEqual(s.stop(), 0)
 
+    def test_port_in_use_is_an_error(self):
+        s = ReaderServer("--parallel", "1")
+        try:
+            r = subprocess.run([ARGS.reader, "serve", "--port", str(s.port)], capture_output=True,
+                               text=True, timeout=120)
+            self.assertNotEqual(r.returncode, 0)
+            self.assertIn("cannot listen", r.stderr)
+            self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+        finally:
+            self.assertEqual(s.stop(), 0)
+
     def test_full_queue_and_sigterm(self):
         s = ReaderServer("--parallel", "1", "--queue", "1")
         try:
