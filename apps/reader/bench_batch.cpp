@@ -18,8 +18,8 @@ namespace {
 using json = nlohmann::json;
 
 struct BatchRun {
-  double tokens_per_second = 0;  // generated tokens over wall time
-  int generated = 0;             // tokens
+  double tokens_per_second = 0;    // generated tokens over wall time
+  int generated = 0;               // tokens
   std::vector<std::string> texts;  // per request
   double accepted_per_step = 0;
   double generation_tps = 0;  // tokens/s of the steps without prompt tokens
@@ -84,7 +84,8 @@ void run_batch_bench(const BatchBenchParams& p, const ModelFlags& model_flags,
     for (const auto& [name, items] : p.sets) {
       if (k >= items.size()) continue;
       any = true;
-      pool.push_back(model->tokenize(render_chat_prompt(*model, items[k], p.max_tokens), true, true));
+      pool.push_back(
+          model->tokenize(render_chat_prompt(*model, items[k], p.max_tokens), true, true));
     }
     if (!any) break;
   }
@@ -132,13 +133,18 @@ void run_batch_bench(const BatchBenchParams& p, const ModelFlags& model_flags,
   // Wall: everything, prompts included. Gen: steps without prompt tokens (decode only).
   std::string md = "| B | " + p.methods[0] + " tok/s wall / gen |";
   for (size_t m = 1; m < methods.size(); ++m)
-    md += fmt::format(" {0} tok/s wall / gen | {0} speedup wall / gen | drafting share | identical |",
-                      p.methods[m]);
+    md +=
+        fmt::format(" {0} tok/s wall / gen | {0} speedup wall / gen | drafting share | identical |",
+                    p.methods[m]);
   md += "\n|---|---|";
   for (size_t m = 1; m < methods.size(); ++m) md += "---|---|---|---|";
   md += "\n";
-  BarChart chart{"Batched throughput (" + model->description() + ")", "generated tokens/s",
-                 {}, p.methods, {}, 0};
+  BarChart chart{"Batched throughput (" + model->description() + ")",
+                 "generated tokens/s",
+                 {},
+                 p.methods,
+                 {},
+                 0};
   json rows = json::array();
   for (int b : p.sizes) {
     const double base_tps = median(tps[b][p.methods[0]]);
@@ -154,11 +160,15 @@ void run_batch_bench(const BatchBenchParams& p, const ModelFlags& model_flags,
         md += fmt::format(" {:.1f} / {:.1f} | {:.2f}x / {:.2f}x | {:.0f}% | {}/{} |", med, gen,
                           base_tps > 0 ? med / base_tps : 0.0, base_gen > 0 ? gen / base_gen : 0.0,
                           100 * median(draft_share[b][name]), identical[b][name], total[b][name]);
-      rows.push_back({{"batch", b}, {"method", name}, {"tokens_per_second", tps[b][name]},
-                      {"median", med}, {"generation_tokens_per_second", gen_tps[b][name]},
+      rows.push_back({{"batch", b},
+                      {"method", name},
+                      {"tokens_per_second", tps[b][name]},
+                      {"median", med},
+                      {"generation_tokens_per_second", gen_tps[b][name]},
                       {"draft_share", draft_share[b][name]},
                       {"accepted_per_step", acc_per_step[b][name]},
-                      {"identical_to_ar", identical[b][name]}, {"requests", total[b][name]}});
+                      {"identical_to_ar", identical[b][name]},
+                      {"requests", total[b][name]}});
     }
     md += "\n";
   }
@@ -167,10 +177,11 @@ void run_batch_bench(const BatchBenchParams& p, const ModelFlags& model_flags,
     std::ofstream o(f);
     if (!o || !(o << text)) throw UsageError("cannot write " + f.string());
   };
-  write(std::filesystem::path(p.out) / "batch.json",
-        json{{"model", model->description()}, {"max_tokens", p.max_tokens},
-             {"repeats", p.repeats}, {"rows", rows}}
-            .dump(1));
+  write(std::filesystem::path(p.out) / "batch.json", json{{"model", model->description()},
+                                                          {"max_tokens", p.max_tokens},
+                                                          {"repeats", p.repeats},
+                                                          {"rows", rows}}
+                                                         .dump(1));
   write(std::filesystem::path(p.out) / "batch.md", md);
   write(std::filesystem::path(p.out) / "batch.svg", render_svg(chart));
   std::printf("%s\nwrote %s/{batch.json, batch.md, batch.svg}\n", md.c_str(), p.out.c_str());

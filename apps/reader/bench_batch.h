@@ -16,8 +16,8 @@
 namespace reader::cli {
 
 struct BatchBenchParams {
-  std::vector<int> sizes;  // batch sizes B
-  std::vector<std::string> methods;  // AR first
+  std::vector<int> sizes;                                             // batch sizes B
+  std::vector<std::string> methods;                                   // AR first
   std::vector<std::pair<std::string, std::vector<PromptItem>>> sets;  // prompt mix
   int max_tokens = 128;
   SamplingParams sampling;

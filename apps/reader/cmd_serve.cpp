@@ -73,8 +73,8 @@ void run_serve(const ServeFlags& f) {
   so.host = f.host;
   so.port = f.port;
   so.api_key = f.api_key;
-  so.model_id = f.model_id.empty() ? std::filesystem::path(f.model.model_path).stem().string()
-                                   : f.model_id;
+  so.model_id =
+      f.model_id.empty() ? std::filesystem::path(f.model.model_path).stem().string() : f.model_id;
   so.limits.max_tokens_limit = f.max_tokens_limit;
   so.limits.default_max_tokens = std::min(f.default_max_tokens, f.max_tokens_limit);
   Model& m = *model;
@@ -85,11 +85,10 @@ void run_serve(const ServeFlags& f) {
       },
       so);
   const int port = server.bind();
-  std::fprintf(stderr,
-               "reader serve: %s (%s) on http://%s:%d  method %s, %d sequences of %d tokens%s\n",
-               so.model_id.c_str(), model->description().c_str(), f.host.c_str(), port,
-               f.method.c_str(), f.parallel, model->n_ctx(),
-               f.api_key.empty() ? "" : ", API key required");
+  std::fprintf(
+      stderr, "reader serve: %s (%s) on http://%s:%d  method %s, %d sequences of %d tokens%s\n",
+      so.model_id.c_str(), model->description().c_str(), f.host.c_str(), port, f.method.c_str(),
+      f.parallel, model->n_ctx(), f.api_key.empty() ? "" : ", API key required");
   if (!f.port_file.empty()) {
     std::FILE* pf = std::fopen(f.port_file.c_str(), "w");
     if (!pf) throw UsageError("cannot write --port-file " + f.port_file);
@@ -120,7 +119,8 @@ void add_serve_command(CLI::App& app) {
   flags->model.ctx = 2048;
   flags->model.add_to(*cmd);
   flags->inputs.add_to(*cmd);
-  cmd->add_option("--method", flags->method, "decoding method (reader, retrieval, recycling, suffix, ar)")
+  cmd->add_option("--method", flags->method,
+                  "decoding method (reader, retrieval, recycling, suffix, ar)")
       ->capture_default_str();
   cmd->add_option("--host", flags->host, "address to listen on")->capture_default_str();
   cmd->add_option("--port", flags->port, "port (0: any free port)")->capture_default_str();

@@ -64,7 +64,7 @@ struct Server::Channel {
   GenerationResult result;         // the final result
   RequestId id = 0;                // the engine's id (for cancel)
   int prompt_tokens = 0;
-  Tokens prediction;               // the request's predicted output, tokenized
+  Tokens prediction;  // the request's predicted output, tokenized
 };
 
 Server::Server(Model& model, Engine& engine, DrafterFactory drafters, ServerOptions options)
@@ -94,10 +94,9 @@ Server::~Server() {
 }
 
 int Server::bind() {
-  const int port = options_.port == 0 ? http_->bind_to_any_port(options_.host)
-                                      : (http_->bind_to_port(options_.host, options_.port)
-                                             ? options_.port
-                                             : -1);
+  const int port = options_.port == 0
+                       ? http_->bind_to_any_port(options_.host)
+                       : (http_->bind_to_port(options_.host, options_.port) ? options_.port : -1);
   if (port < 0)
     throw std::runtime_error("cannot listen on " + options_.host + ":" +
                              std::to_string(options_.port) + " (in use, or not an address here)");
@@ -226,8 +225,8 @@ void Server::install_routes() {
   http.Get("/v1/models", [this](const httplib::Request& req, httplib::Response& res) {
     if (!authorized(&req))
       return send_error(res, ApiError(401, "invalid_request_error", "missing or wrong API key"));
-    json model = {{"id", options_.model_id}, {"object", "model"}, {"created", 0},
-                  {"owned_by", "reader"}};
+    json model = {
+        {"id", options_.model_id}, {"object", "model"}, {"created", 0}, {"owned_by", "reader"}};
     res.set_content(dump(json{{"object", "list"}, {"data", json::array({model})}}),
                     "application/json");
   });
@@ -286,8 +285,8 @@ void Server::install_routes() {
           throw ApiError(400, "invalid_request_error", e.what());
         }
         ++in_flight_;
-        const std::string id = (endpoint == Endpoint::kChat ? "chatcmpl-" : "cmpl-") +
-                               std::to_string(next_id_++);
+        const std::string id =
+            (endpoint == Endpoint::kChat ? "chatcmpl-" : "cmpl-") + std::to_string(next_id_++);
         const auto created = static_cast<std::int64_t>(std::time(nullptr));
         const bool chat = endpoint == Endpoint::kChat;
         const auto usage = [channel](const GenerationResult& r) {
@@ -318,8 +317,8 @@ void Server::install_routes() {
                        {"usage", usage(r)}};
           {
             std::lock_guard slock(stats_mutex_);
-            prediction_accepted_ +=
-                static_cast<std::uint64_t>(accepted_prediction_tokens(channel->prediction, r.tokens));
+            prediction_accepted_ += static_cast<std::uint64_t>(
+                accepted_prediction_tokens(channel->prediction, r.tokens));
           }
           res.set_content(dump(body), "application/json");
           --in_flight_;
@@ -346,44 +345,44 @@ void Server::install_routes() {
         res.set_chunked_content_provider(
             "text/event-stream",
             [=, this](size_t, httplib::DataSink& sink) -> bool {
-             try {
-              if (*finished) return false;
-              if (chat && !*sent_role) {
-                *sent_role = true;
-                const std::string ev = sse(chunk({{"role", "assistant"}, {"content", ""}}, nullptr));
-                return sink.write(ev.data(), ev.size());
-              }
-              std::unique_lock lock(channel->mutex);
-              channel->ready.wait_for(lock, std::chrono::milliseconds(200), [&] {
-                return channel->done || !channel->pieces.empty();
-              });
-              std::string out;
-              while (!channel->pieces.empty()) {
-                out += sse(chunk({{"content", channel->pieces.front()}}, nullptr));
-                channel->pieces.pop_front();
-              }
-              if (channel->done) {
-                const GenerationResult& r = channel->result;
-                out += sse(chunk(json::object(), finish_reason(r.stop_reason)));
-                if (include_usage) {
-                  json u = chunk(json::object(), nullptr);
-                  u["choices"] = json::array();
-                  u["usage"] = usage(r);
-                  out += sse(u);
+              try {
+                if (*finished) return false;
+                if (chat && !*sent_role) {
+                  *sent_role = true;
+                  const std::string ev =
+                      sse(chunk({{"role", "assistant"}, {"content", ""}}, nullptr));
+                  return sink.write(ev.data(), ev.size());
                 }
-                out += "data: [DONE]\n\n";
-                *finished = true;
+                std::unique_lock lock(channel->mutex);
+                channel->ready.wait_for(lock, std::chrono::milliseconds(200),
+                                        [&] { return channel->done || !channel->pieces.empty(); });
+                std::string out;
+                while (!channel->pieces.empty()) {
+                  out += sse(chunk({{"content", channel->pieces.front()}}, nullptr));
+                  channel->pieces.pop_front();
+                }
+                if (channel->done) {
+                  const GenerationResult& r = channel->result;
+                  out += sse(chunk(json::object(), finish_reason(r.stop_reason)));
+                  if (include_usage) {
+                    json u = chunk(json::object(), nullptr);
+                    u["choices"] = json::array();
+                    u["usage"] = usage(r);
+                    out += sse(u);
+                  }
+                  out += "data: [DONE]\n\n";
+                  *finished = true;
+                }
+                lock.unlock();
+                if (out.empty()) return sink.is_writable();  // heartbeat: is the client there?
+                if (!sink.write(out.data(), out.size())) return false;
+                if (*finished) sink.done();
+                return true;
+              } catch (const std::exception& e) {
+                // Nothing may escape into cpp-httplib's thread: end this stream only.
+                std::fprintf(stderr, "reader serve: stream failed: %s\n", e.what());
+                return false;
               }
-              lock.unlock();
-              if (out.empty()) return sink.is_writable();  // heartbeat: is the client there?
-              if (!sink.write(out.data(), out.size())) return false;
-              if (*finished) sink.done();
-              return true;
-             } catch (const std::exception& e) {
-              // Nothing may escape into cpp-httplib's thread: end this stream only.
-              std::fprintf(stderr, "reader serve: stream failed: %s\n", e.what());
-              return false;
-             }
             },
             [this, channel](bool success) {
               // Done, or the client went away: a request still running is cancelled (its
@@ -397,7 +396,8 @@ void Server::install_routes() {
                 engine_.cancel(channel->id);
                 wake_.notify_all();
                 std::unique_lock lock(channel->mutex);
-                channel->ready.wait_for(lock, std::chrono::seconds(30), [&] { return channel->done; });
+                channel->ready.wait_for(lock, std::chrono::seconds(30),
+                                        [&] { return channel->done; });
               }
               --in_flight_;
               count_status(success && done ? 200 : 499);
@@ -416,7 +416,7 @@ void Server::install_routes() {
 
   http.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
     if (!res.body.empty()) return;  // a handler already wrote an error
-    const std::string msg = res.status == 404 ? "no route " + req.method + " " + req.path
+    const std::string msg = res.status == 404   ? "no route " + req.method + " " + req.path
                             : res.status == 413 ? "request body too large"
                                                 : "bad request";
     send_error(res, ApiError(res.status, "invalid_request_error", msg));
@@ -433,35 +433,44 @@ std::string Server::metrics_text() const {
     o << "reader_requests_total{status=\"" << status << "\"} " << n << "\n";
   o << "# HELP reader_generated_tokens_total Tokens generated.\n"
        "# TYPE reader_generated_tokens_total counter\n"
-       "reader_generated_tokens_total " << s.generated << "\n"
+       "reader_generated_tokens_total "
+    << s.generated << "\n"
     << "# HELP reader_tokens_per_second Generated tokens per second of engine busy time.\n"
        "# TYPE reader_tokens_per_second gauge\n"
        "reader_tokens_per_second "
     << (busy_seconds_ > 0 ? static_cast<double>(s.generated) / busy_seconds_ : 0.0) << "\n"
     << "# HELP reader_steps_total Batched forward passes.\n# TYPE reader_steps_total counter\n"
-       "reader_steps_total " << s.steps << "\n"
+       "reader_steps_total "
+    << s.steps << "\n"
     << "# HELP reader_drafted_tokens_total Draft tokens verified.\n"
        "# TYPE reader_drafted_tokens_total counter\n"
-       "reader_drafted_tokens_total " << s.drafted << "\n"
+       "reader_drafted_tokens_total "
+    << s.drafted << "\n"
     << "# HELP reader_accepted_tokens_total Draft tokens accepted.\n"
        "# TYPE reader_accepted_tokens_total counter\n"
-       "reader_accepted_tokens_total " << s.accepted << "\n"
+       "reader_accepted_tokens_total "
+    << s.accepted << "\n"
     << "# HELP reader_accepted_per_step Accepted draft tokens per forward pass.\n"
        "# TYPE reader_accepted_per_step gauge\n"
        "reader_accepted_per_step "
     << (s.steps ? static_cast<double>(s.accepted) / static_cast<double>(s.steps) : 0.0) << "\n"
     << "# HELP reader_prefix_reused_tokens_total Prompt tokens served from cached KV cells.\n"
        "# TYPE reader_prefix_reused_tokens_total counter\n"
-       "reader_prefix_reused_tokens_total " << s.prefix_reused << "\n"
+       "reader_prefix_reused_tokens_total "
+    << s.prefix_reused << "\n"
     << "# HELP reader_prediction_accepted_tokens_total Predicted-output tokens found in outputs.\n"
        "# TYPE reader_prediction_accepted_tokens_total counter\n"
-       "reader_prediction_accepted_tokens_total " << prediction_accepted_ << "\n"
+       "reader_prediction_accepted_tokens_total "
+    << prediction_accepted_ << "\n"
     << "# HELP reader_queue_depth Requests waiting for a sequence.\n"
-       "# TYPE reader_queue_depth gauge\nreader_queue_depth " << s.waiting << "\n"
+       "# TYPE reader_queue_depth gauge\nreader_queue_depth "
+    << s.waiting << "\n"
     << "# HELP reader_running_sequences Requests generating now.\n"
-       "# TYPE reader_running_sequences gauge\nreader_running_sequences " << s.running << "\n"
+       "# TYPE reader_running_sequences gauge\nreader_running_sequences "
+    << s.running << "\n"
     << "# HELP reader_kv_cells_used KV-cache cells held (running and cached prompts).\n"
-       "# TYPE reader_kv_cells_used gauge\nreader_kv_cells_used " << s.kv_cells << "\n";
+       "# TYPE reader_kv_cells_used gauge\nreader_kv_cells_used "
+    << s.kv_cells << "\n";
   return o.str();
 }
 

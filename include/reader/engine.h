@@ -41,10 +41,10 @@ struct EngineOptions {
 
 // One generation to run. Callbacks run on the thread that calls step().
 struct Request {
-  Tokens prompt;                  // non-empty, fits the context
-  GenerationOptions options;      // max tokens, sampling, stops
-  TextCallback on_text;           // streamed text (optional)
-  Drafter* drafter = nullptr;     // borrowed; null and no owned_drafter: autoregressive
+  Tokens prompt;                           // non-empty, fits the context
+  GenerationOptions options;               // max tokens, sampling, stops
+  TextCallback on_text;                    // streamed text (optional)
+  Drafter* drafter = nullptr;              // borrowed; null and no owned_drafter: autoregressive
   std::unique_ptr<Drafter> owned_drafter;  // or owned by the request
   // Called exactly once with the result (also after cancel() or an error).
   std::function<void(GenerationResult)> on_done;
@@ -52,18 +52,18 @@ struct Request {
 
 // What the engine holds right now (for /metrics and the leak checks of the tests).
 struct EngineSnapshot {
-  int running = 0;                 // requests holding a sequence id
-  int waiting = 0;                 // queued requests
-  int kv_cells = 0;                // cells held by all sequences (running and cached)
-  int cached_sequences = 0;        // finished requests' cells kept for prefix reuse
-  std::uint64_t steps = 0;         // decodes so far
-  std::uint64_t generated = 0;     // tokens emitted so far
-  std::uint64_t drafted = 0;       // draft tokens verified so far
-  std::uint64_t accepted = 0;      // draft tokens accepted so far
-  std::uint64_t prefix_reused = 0; // prompt tokens not recomputed thanks to cached cells
-  double draft_seconds = 0;        // drafting (CPU search) time, all sequences
-  double decode_seconds = 0;       // llama_decode time
-  double generation_seconds = 0;   // wall time of steps without prompt tokens
+  int running = 0;                      // requests holding a sequence id
+  int waiting = 0;                      // queued requests
+  int kv_cells = 0;                     // cells held by all sequences (running and cached)
+  int cached_sequences = 0;             // finished requests' cells kept for prefix reuse
+  std::uint64_t steps = 0;              // decodes so far
+  std::uint64_t generated = 0;          // tokens emitted so far
+  std::uint64_t drafted = 0;            // draft tokens verified so far
+  std::uint64_t accepted = 0;           // draft tokens accepted so far
+  std::uint64_t prefix_reused = 0;      // prompt tokens not recomputed thanks to cached cells
+  double draft_seconds = 0;             // drafting (CPU search) time, all sequences
+  double decode_seconds = 0;            // llama_decode time
+  double generation_seconds = 0;        // wall time of steps without prompt tokens
   std::uint64_t generation_tokens = 0;  // tokens emitted by those steps
 };
 
@@ -99,7 +99,7 @@ class Engine {
 
   Model& model_;
   EngineOptions options_;
-  mutable std::mutex inbox_mutex_;             // guards waiting_, cancels_, counters below
+  mutable std::mutex inbox_mutex_;  // guards waiting_, cancels_, counters below
   std::deque<std::unique_ptr<Sequence>> waiting_;
   std::vector<RequestId> cancels_;
   RequestId next_id_ = 1;

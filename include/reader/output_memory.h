@@ -19,15 +19,15 @@ class OutputMemory {
  public:
   // max_depth: longest window stored (lookups match at most max_depth - 1 tokens).
   explicit OutputMemory(std::size_t max_tokens = 1u << 16, int max_depth = 16);
-  void add(TokenSpan response);           // a finished response (empty ones are ignored)
+  void add(TokenSpan response);  // a finished response (empty ones are ignored)
   const ShortTermTrie& trie() const { return trie_; }
-  std::size_t tokens() const { return tokens_; }        // tokens held
+  std::size_t tokens() const { return tokens_; }          // tokens held
   std::size_t responses() const { return kept_.size(); }  // responses held
-  std::size_t evicted() const { return evicted_; }      // responses dropped so far
+  std::size_t evicted() const { return evicted_; }        // responses dropped so far
   std::size_t max_tokens() const { return max_tokens_; }
 
  private:
-  std::size_t max_tokens_;  // room, in tokens
+  std::size_t max_tokens_;   // room, in tokens
   std::deque<Tokens> kept_;  // held responses, oldest first
   std::size_t tokens_ = 0;   // sum of kept_ sizes
   std::size_t evicted_ = 0;  // responses dropped

@@ -7,10 +7,10 @@ namespace reader {
 OutputMemory::OutputMemory(std::size_t max_tokens, int max_depth)
     : max_tokens_(std::max<std::size_t>(max_tokens, 1)),
       // Room for every window of max_tokens tokens, so the trie never evicts by itself.
-      trie_(TrieOptions{max_depth,
-                        std::min<std::size_t>(1u << 30, (max_tokens_ + 2) *
-                                                                static_cast<std::size_t>(max_depth) +
-                                                            4u * static_cast<std::size_t>(max_depth + 1))}) {}
+      trie_(TrieOptions{
+          max_depth,
+          std::min<std::size_t>(1u << 30, (max_tokens_ + 2) * static_cast<std::size_t>(max_depth) +
+                                              4u * static_cast<std::size_t>(max_depth + 1))}) {}
 
 void OutputMemory::add(TokenSpan response) {
   if (response.empty()) return;

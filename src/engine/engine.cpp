@@ -41,8 +41,8 @@ struct Engine::Sequence {
   std::optional<Sampler> sampler;
   std::optional<OutputStream> out;
   GenerationStats stats;
-  Clock::time_point t_start;   // admitted (prefill starts)
-  Clock::time_point t_first;   // first token out
+  Clock::time_point t_start;  // admitted (prefill starts)
+  Clock::time_point t_first;  // first token out
   // This step's share of the batch.
   std::optional<DraftTree> tree;  // the draft being verified
   TreeLayout layout;              // its sequence ids
@@ -130,7 +130,8 @@ void Engine::admit() {
       const size_t common = options_.reuse_prefix ? common_prefix(cached_[s], prompt) : 0;
       // Ties go to the slot caching least, so other caches survive longer.
       if (best < 0 || common > best_common ||
-          (common == best_common && cached_[s].size() < cached_[static_cast<size_t>(best)].size())) {
+          (common == best_common &&
+           cached_[s].size() < cached_[static_cast<size_t>(best)].size())) {
         best = static_cast<int>(s);
         best_common = common;
       }
@@ -169,9 +170,9 @@ void Engine::finish(Sequence& seq, bool cancelled) {
   const int slot = seq.slot;
   const int pos_max = model_.kv_pos_max(slot);
   if (options_.reuse_prefix && pos_max >= 0)
-    cached_[static_cast<size_t>(slot)].assign(seq.context.begin(),
-                                              seq.context.begin() + std::min<std::ptrdiff_t>(
-                                                  pos_max + 1, std::ssize(seq.context)));
+    cached_[static_cast<size_t>(slot)].assign(
+        seq.context.begin(),
+        seq.context.begin() + std::min<std::ptrdiff_t>(pos_max + 1, std::ssize(seq.context)));
   else
     model_.kv_seq_rm(slot, -1, -1);
   auto on_done = std::move(seq.request.on_done);
@@ -219,8 +220,8 @@ bool Engine::step() {
       s->tree.emplace(s->context.back(), 1);
       continue;
     }
-    const int cap = std::min(model_.n_ctx() - s->root_pos,
-                             s->request.options.max_tokens - s->out->size() + 1);
+    const int cap =
+        std::min(model_.n_ctx() - s->root_pos, s->request.options.max_tokens - s->out->size() + 1);
     const auto a = Clock::now();
     DraftTree tree = s->drafter ? s->drafter->draft(s->context, std::max(1, cap))
                                 : DraftTree(s->context.back(), 1);
@@ -356,11 +357,11 @@ bool Engine::step() {
     // Keep in the KV cache only cells of tokens the output holds: a stop mid-span (EOS or a
     // stop string inside an accepted path) leaves nothing past the end.
     std::vector<int> kept = acc.nodes;
-    kept.resize(static_cast<size_t>(
-        std::clamp(committed, 1, static_cast<int>(acc.nodes.size()))));
+    kept.resize(static_cast<size_t>(std::clamp(committed, 1, static_cast<int>(acc.nodes.size()))));
     commit_tree(model_, tree, s->layout, kept, s->root_pos, s->slot, s->first_branch);
     s->context.insert(s->context.end(), acc.emitted.begin(), acc.emitted.begin() + committed);
-    if (s->drafter) s->drafter->commit(TokenSpan(acc.emitted).first(static_cast<size_t>(committed)));
+    if (s->drafter)
+      s->drafter->commit(TokenSpan(acc.emitted).first(static_cast<size_t>(committed)));
     s->root_pos += static_cast<int>(acc.nodes.size());
 
     GenerationStats& st = s->stats;
@@ -405,8 +406,8 @@ bool Engine::step() {
   stats_.generated += step_generated;
   stats_.drafted += step_drafted;
   stats_.accepted += step_accepted;
-  stats_.running = static_cast<int>(std::count_if(slots_.begin(), slots_.end(),
-                                                  [](const auto& s) { return s != nullptr; }));
+  stats_.running = static_cast<int>(
+      std::count_if(slots_.begin(), slots_.end(), [](const auto& s) { return s != nullptr; }));
   stats_.waiting = static_cast<int>(waiting_.size());
   int cells = 0, cached = 0;
   for (size_t s = 0; s < slots_.size(); ++s) {

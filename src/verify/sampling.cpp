@@ -54,8 +54,8 @@ Token Sampler::pick(const float* logits, int n_vocab, std::uint64_t position) {
   auto first = scratch_.begin();
   size_t keep = scratch_.size();
 
-  const bool filtered = (params_.top_k > 0 && static_cast<size_t>(params_.top_k) < keep) ||
-                        params_.top_p < 1.0f;
+  const bool filtered =
+      (params_.top_k > 0 && static_cast<size_t>(params_.top_k) < keep) || params_.top_p < 1.0f;
   if (filtered) {
     // Filtering needs a ranking: logit desc, id asc (deterministic on ties).
     const auto higher = [](const std::pair<float, Token>& a, const std::pair<float, Token>& b) {

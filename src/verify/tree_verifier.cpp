@@ -49,10 +49,9 @@ void place_tree(Model& model, const DraftTree& tree, int root_pos, int main_seq,
                 int first_branch_seq, TreeLayout& layout, std::vector<BatchToken>& batch) {
   layout = layout_tree(tree, main_seq, first_branch_seq);
   if (layout.branches > 0 && first_branch_seq + layout.branches > model.n_seq_max())
-    throw std::invalid_argument("draft tree has " + std::to_string(layout.branches) +
-                                " branches; only " +
-                                std::to_string(model.n_seq_max() - first_branch_seq) +
-                                " sequence ids are free");
+    throw std::invalid_argument(
+        "draft tree has " + std::to_string(layout.branches) + " branches; only " +
+        std::to_string(model.n_seq_max() - first_branch_seq) + " sequence ids are free");
   // Branches see the committed prefix: share its cells with every branch id (metadata only).
   for (int b = 0; b < layout.branches; ++b) model.kv_seq_cp(main_seq, first_branch_seq + b, -1, -1);
   for (int i = 0; i < tree.size(); ++i)

@@ -26,7 +26,9 @@ double simulated_split_cost(std::vector<int> left, const CostCurve& cost) {
   }
 }
 
-CostCurve test_curve() { return CostCurve({{1, 1.0}, {2, 1.17}, {4, 1.47}, {8, 1.9}, {16, 3.2}, {32, 5.2}}); }
+CostCurve test_curve() {
+  return CostCurve({{1, 1.0}, {2, 1.17}, {4, 1.47}, {8, 1.9}, {16, 3.2}, {32, 5.2}});
+}
 
 double value(const std::vector<std::vector<double>>& alphas, const std::vector<int>& prefill,
              const std::vector<int>& keep, const CostCurve& cost) {
@@ -35,7 +37,8 @@ double value(const std::vector<std::vector<double>>& alphas, const std::vector<i
   for (size_t s = 0; s < alphas.size(); ++s) {
     double run = 1.0;
     gain += 1.0;
-    for (int i = 0; i < keep[s]; ++i) gain += run = std::min(run, alphas[s][static_cast<size_t>(i)]);
+    for (int i = 0; i < keep[s]; ++i)
+      gain += run = std::min(run, alphas[s][static_cast<size_t>(i)]);
     lengths.push_back(keep[s] + 1);
   }
   return gain / simulated_split_cost(lengths, cost);

@@ -108,7 +108,8 @@ TEST_P(EngineTest, BatchedGreedyEqualsAloneBitwise) {
   GenerationOptions opts;
   opts.max_tokens = 48;
   const auto batched = run_batched(batch, prompts, opts, GetParam(), 4);
-  for (size_t i = 0; i < prompts.size(); ++i) expect_same(run_alone(solo, prompts[i], opts), batched[i], i);
+  for (size_t i = 0; i < prompts.size(); ++i)
+    expect_same(run_alone(solo, prompts[i], opts), batched[i], i);
 }
 
 TEST_P(EngineTest, BatchedSamplingEqualsAlone) {
@@ -120,7 +121,8 @@ TEST_P(EngineTest, BatchedSamplingEqualsAlone) {
   opts.sampling.temperature = 0.8f;
   opts.sampling.seed = 11;
   const auto batched = run_batched(batch, prompts, opts, GetParam(), 4);
-  for (size_t i = 0; i < prompts.size(); ++i) expect_same(run_alone(solo, prompts[i], opts), batched[i], i);
+  for (size_t i = 0; i < prompts.size(); ++i)
+    expect_same(run_alone(solo, prompts[i], opts), batched[i], i);
 }
 
 INSTANTIATE_TEST_SUITE_P(Methods, EngineTest,
