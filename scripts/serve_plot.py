@@ -16,8 +16,10 @@ for path in args.inputs:
     for line in open(path):
         r = json.loads(line)
         if "clients" in r:
-            label = r["label"].split("-rep")[0].replace("llama-server-none", "llama-server")
-            label = {"ar": "reader-ar"}.get(label, label)
+            label = r["label"].split("-rep")[0].replace("-1client", "")
+            label = {"ar": "reader-ar", "none": "llama-server", "llama-server-none": "llama-server",
+                     "ngram-mod": "llama-server-ngram-mod",
+                     "ngram-simple": "llama-server-ngram-simple"}.get(label, label)
             vals[(label, r["clients"])].append(r["total_tok_s"])
 servers = list(dict.fromkeys(k[0] for k in vals))
 clients = sorted({k[1] for k in vals})
