@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
 
 #include "bench_report.h"
 #include "progress.h"
@@ -173,17 +172,13 @@ void run_batch_bench(const BatchBenchParams& p, const ModelFlags& model_flags,
     md += "\n";
   }
   std::filesystem::create_directories(p.out);
-  const auto write = [](const std::filesystem::path& f, const std::string& text) {
-    std::ofstream o(f);
-    if (!o || !(o << text)) throw UsageError("cannot write " + f.string());
-  };
-  write(std::filesystem::path(p.out) / "batch.json", json{{"model", model->description()},
-                                                          {"max_tokens", p.max_tokens},
-                                                          {"repeats", p.repeats},
-                                                          {"rows", rows}}
-                                                         .dump(1));
-  write(std::filesystem::path(p.out) / "batch.md", md);
-  write(std::filesystem::path(p.out) / "batch.svg", render_svg(chart));
+  write_file(std::filesystem::path(p.out) / "batch.json", json{{"model", model->description()},
+                                                               {"max_tokens", p.max_tokens},
+                                                               {"repeats", p.repeats},
+                                                               {"rows", rows}}
+                                                              .dump(1));
+  write_file(std::filesystem::path(p.out) / "batch.md", md);
+  write_file(std::filesystem::path(p.out) / "batch.svg", render_svg(chart));
   std::printf("%s\nwrote %s/{batch.json, batch.md, batch.svg}\n", md.c_str(), p.out.c_str());
 }
 

@@ -5,6 +5,11 @@
 
 namespace reader::cli {
 
+void write_file(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream f(path);
+  if (!f || !(f << text)) throw UsageError("cannot write " + path.string());
+}
+
 std::string read_text_file(const std::filesystem::path& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw UsageError("is a directory: " + path.string());
@@ -146,9 +151,7 @@ LoadedInputs load_method_inputs(const MethodInputs& in, Model& model, Method met
   out.suffix = in.suffix;
   if (!in.tree.empty() && method != Method::kAutoregressive) {
     out.shape = load_tree_shape(in.tree);
-    // A single path is verified in its sequence's own id: it needs no branch ids.
-    out.shape->validate(out.shape->single_path && out.shape->adaptive ? 1 << 20
-                                                                      : model.n_seq_max() - 1);
+    out.shape->validate_for(model.n_seq_max());
   }
   std::string ds_path = in.datastore;
   if (ds_path == "auto") {  // the default datastore for this model, if one was built

@@ -24,6 +24,8 @@ class UsageError : public std::runtime_error {
 };
 
 std::string read_text_file(const std::filesystem::path& path);
+// Writes `text` to `path`; throws UsageError naming the file when it cannot.
+void write_file(const std::filesystem::path& path, const std::string& text);
 bool is_valid_utf8(std::string_view s);
 // Throws UsageError naming `what` unless `text` is valid UTF-8.
 void require_utf8(std::string_view text, std::string_view what);

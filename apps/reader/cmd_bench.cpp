@@ -7,7 +7,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -48,11 +47,6 @@ struct BenchFlags {
   std::vector<int> batch;  // --batch: batch sizes for the batched-throughput bench
   bool predict = false;    // add READER with each item's source text as predicted output
 };
-
-void write_file(const std::filesystem::path& p, const std::string& text) {
-  std::ofstream f(p);
-  if (!f || !(f << text)) throw UsageError("cannot write " + p.string());
-}
 
 // Tokens prefix .. prefix + n - 1 of `tokens` as one batch in sequence `seq`, logits on.
 std::vector<BatchToken> chain_batch(const Tokens& tokens, int prefix, int n,

@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <thread>
 
@@ -34,11 +33,6 @@ struct TuneFlags {
   bool cost_only = false;
   bool if_stale = false;  // do nothing when the profile is current for this machine
 };
-
-void write_text(const std::filesystem::path& p, const std::string& text) {
-  std::ofstream f(p);
-  if (!f || !(f << text)) throw UsageError("cannot write " + p.string());
-}
 
 // The speculator template whose expected accepted tokens per unit of cost is highest under
 // the calibrated rates (Theorem 1): prune the default template's least likely nodes.
@@ -93,7 +87,7 @@ void write_plots(const Profile& p, const std::filesystem::path& stem) {
     cost.series.push_back(s);
     for (const auto& [n, c] : curve.curve.points()) cost.value[s][std::to_string(n)] = c;
   }
-  write_text(stem.string() + ".cost.svg", render_svg(cost));
+  write_file(stem.string() + ".cost.svg", render_svg(cost));
 
   const std::vector<double> priors = acceptance_priors(p.acceptance);
   BarChart acc{"Calibrated acceptance q(node | parent accepted) by kind", "q", {}, {}, {}, 0};
@@ -110,7 +104,7 @@ void write_plots(const Profile& p, const std::filesystem::path& stem) {
     put("widening, datastore match length", {DraftSource::kWidening, f, 3, 1}, f);
     put("deepening, match length", {DraftSource::kDeepening, f, 3, 0}, f);
   }
-  write_text(stem.string() + ".acceptance.svg", render_svg(acc));
+  write_file(stem.string() + ".acceptance.svg", render_svg(acc));
 }
 
 void print_acceptance(const AcceptanceCounts& counts) {

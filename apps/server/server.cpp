@@ -289,11 +289,16 @@ void Server::install_routes() {
             (endpoint == Endpoint::kChat ? "chatcmpl-" : "cmpl-") + std::to_string(next_id_++);
         const auto created = static_cast<std::int64_t>(std::time(nullptr));
         const bool chat = endpoint == Endpoint::kChat;
-        const auto usage = [channel](const GenerationResult& r) {
+        // Once per request, when it is done: also counted for /metrics.
+        const auto usage = [this, channel](const GenerationResult& r) {
           json u = {{"prompt_tokens", channel->prompt_tokens},
                     {"completion_tokens", r.tokens.size()},
                     {"total_tokens", channel->prompt_tokens + static_cast<int>(r.tokens.size())}};
           const int accepted = accepted_prediction_tokens(channel->prediction, r.tokens);
+          {
+            std::lock_guard slock(stats_mutex_);
+            prediction_accepted_ += static_cast<std::uint64_t>(accepted);
+          }
           u["completion_tokens_details"] = {
               {"accepted_prediction_tokens", accepted},
               {"rejected_prediction_tokens",
@@ -315,11 +320,6 @@ void Server::install_routes() {
                        {"model", options_.model_id},
                        {"choices", json::array({choice})},
                        {"usage", usage(r)}};
-          {
-            std::lock_guard slock(stats_mutex_);
-            prediction_accepted_ += static_cast<std::uint64_t>(
-                accepted_prediction_tokens(channel->prediction, r.tokens));
-          }
           res.set_content(dump(body), "application/json");
           --in_flight_;
           count_status(200);
@@ -364,10 +364,10 @@ void Server::install_routes() {
                 if (channel->done) {
                   const GenerationResult& r = channel->result;
                   out += sse(chunk(json::object(), finish_reason(r.stop_reason)));
+                  json u = chunk(json::object(), nullptr);
+                  u["usage"] = usage(r);  // counted for /metrics even when not sent
                   if (include_usage) {
-                    json u = chunk(json::object(), nullptr);
                     u["choices"] = json::array();
-                    u["usage"] = usage(r);
                     out += sse(u);
                   }
                   out += "data: [DONE]\n\n";

@@ -64,6 +64,11 @@ struct TreeShape {
   int budget() const;  // nodes at most, root included
   // Throws std::invalid_argument naming the problem (bad parent, rank, budget...).
   void validate(int max_branches) const;
+  // validate() for a model with n_seq_max sequence ids: a single path is verified in its
+  // sequence's own id and needs no branch ids; whole trees need one per leaf.
+  void validate_for(int n_seq_max) const {
+    validate(single_path && adaptive ? 1 << 20 : n_seq_max - 1);
+  }
 };
 TreeShape load_tree_shape(const std::filesystem::path& path);  // throws with a clear message
 // The same from JSON text; `where` names its origin in error messages.

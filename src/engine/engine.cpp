@@ -203,15 +203,16 @@ bool Engine::step() {
   // Saturated: doubling the tokens of this decode would cost 1.5x or more, so drafts would
   // need near-certain acceptance on every sequence to pay (the measured curve: from about 8
   // sequences on this CPU); batched AR is then the best there is.
-  bool saturated = false;
-  if (options_.cost && decoding.size() > 1) {
+  std::optional<CostCurve> batch_cost;  // c(n) at the decoding sequences' mean context
+  if (options_.cost && !decoding.empty()) {
     long context = 0;
     for (Sequence* s : decoding) context += s->root_pos;
-    const CostCurve c = options_.cost->at(static_cast<int>(context / std::ssize(decoding)));
-    const int n = static_cast<int>(decoding.size());
-    saturated = c(2 * n) >= 1.5 * c(n);
+    batch_cost = options_.cost->at(static_cast<int>(context / std::ssize(decoding)));
   }
-  const bool draft = draft_switch_->choose(static_cast<int>(decoding.size()), saturated);
+  const int n_decoding = static_cast<int>(decoding.size());
+  const bool saturated = batch_cost && n_decoding > 1 &&
+                         (*batch_cost)(2 * n_decoding) >= 1.5 * (*batch_cost)(n_decoding);
+  const bool draft = draft_switch_->choose(n_decoding, saturated);
   for (Sequence* s : running) {
     s->tree.reset();
     s->prefill_rows = 0;
@@ -227,21 +228,20 @@ bool Engine::step() {
                                 : DraftTree(s->context.back(), 1);
     if (!trees_ok && !is_chain(tree)) tree = first_child_chain(tree);
     s->tree.emplace(std::move(tree));
-    s->stats.draft_ms += ms_between(a, Clock::now());
-    draft_ms += ms_between(a, Clock::now());
+    const double ms = ms_between(a, Clock::now());
+    s->stats.draft_ms += ms;
+    draft_ms += ms;
   }
 
   // 2. Several sequences share the decode: keep only the draft tokens the batch's cost pays for.
   int prefill_budget = model_.n_batch();
   for (Sequence* s : decoding) prefill_budget -= s->tree->size();
   const bool joining = decoding.size() < running.size();
-  if (options_.cost && (decoding.size() > 1 || (joining && !decoding.empty()))) {
+  if (batch_cost && (decoding.size() > 1 || joining)) {
     std::vector<std::vector<double>> alphas;
     bool all_chains = true;
-    long context = 0;
     for (Sequence* s : decoding) {
       all_chains = all_chains && is_chain(*s->tree);
-      context += s->root_pos;
       std::vector<double> a;
       for (int n = s->tree->first_child(0); n > 0; n = s->tree->first_child(n))
         a.push_back(s->tree->score(n));
@@ -254,8 +254,7 @@ bool Engine::step() {
         if (!s->decoding)
           prefill.push_back(std::min(static_cast<int>(s->request.prompt.size()) - s->prefilled,
                                      options_.prefill_chunk));
-      const auto keep = trim_drafts(
-          alphas, prefill, options_.cost->at(static_cast<int>(context / std::ssize(decoding))));
+      const auto keep = trim_drafts(alphas, prefill, *batch_cost);
       for (size_t i = 0; i < decoding.size(); ++i) {
         DraftTree& t = *decoding[i]->tree;
         if (keep[i] + 1 >= t.size()) continue;

@@ -74,8 +74,7 @@ std::unique_ptr<Drafter> make_drafter(Model& model, const MethodConfig& config) 
     return make_suffix_drafter(config.suffix, model.n_seq_max() - 1);
   TreeShape shape = resolved_tree_shape(config);
   if (config.calibrate) shape.adaptive = false;  // reader tune verifies whole candidate trees
-  // A single path needs no branch ids (it is verified in the sequence's own id).
-  shape.validate(shape.single_path && shape.adaptive ? 1 << 20 : model.n_seq_max() - 1);
+  shape.validate_for(model.n_seq_max());
   std::unique_ptr<Speculator> speculator;
   bool retrieval = false;
   std::vector<Token>* shared_table = config.shared ? &config.shared->recycling_table : nullptr;
@@ -105,17 +104,16 @@ std::unique_ptr<Drafter> make_drafter(Model& model, const MethodConfig& config) 
       acceptance_priors(config.profile ? config.profile->acceptance : AcceptanceCounts{});
   policy.calibrate = config.calibrate;
   policy.shared = config.shared;
-  return std::make_unique<ReaderDrafter>(shape, std::move(speculator), config.datastore,
-                                         retrieval, std::move(policy));
+  return std::make_unique<ReaderDrafter>(shape, std::move(speculator), config.datastore, retrieval,
+                                         std::move(policy));
 }
 
 Generator::Generator(Model& model, MethodConfig config)
     : model_(model), config_(std::move(config)), shape_(resolved_tree_shape(config_)) {
   drafter_ = make_drafter(model_, config_);
+  // The drafter's own shape: retrieval without a speculator, calibration without pruning.
   if (const auto* reader = dynamic_cast<const ReaderDrafter*>(drafter_.get()))
     shape_ = reader->shape();
-  else if (config_.method == Method::kRetrieval)
-    shape_.speculator.clear();
 }
 
 void Generator::set_prediction(Tokens prediction) {

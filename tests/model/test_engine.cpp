@@ -99,30 +99,29 @@ void expect_same(const Recorded& alone, const Recorded& batched, size_t i) {
   }
 }
 
-class EngineTest : public ::testing::TestWithParam<Method> {};
-
-TEST_P(EngineTest, BatchedGreedyEqualsAloneBitwise) {
+// Six prompts through four sequences at once, each compared with the same prompt alone.
+void expect_batched_equals_alone(Method method, const GenerationOptions& opts) {
   Model& solo = shared_model("smollm2");
-  Model& batch = stream_model(4);
   const auto prompts = test_prompts(solo);
-  GenerationOptions opts;
-  opts.max_tokens = 48;
-  const auto batched = run_batched(batch, prompts, opts, GetParam(), 4);
+  const auto batched = run_batched(stream_model(4), prompts, opts, method, 4);
   for (size_t i = 0; i < prompts.size(); ++i)
     expect_same(run_alone(solo, prompts[i], opts), batched[i], i);
 }
 
+class EngineTest : public ::testing::TestWithParam<Method> {};
+
+TEST_P(EngineTest, BatchedGreedyEqualsAloneBitwise) {
+  GenerationOptions opts;
+  opts.max_tokens = 48;
+  expect_batched_equals_alone(GetParam(), opts);
+}
+
 TEST_P(EngineTest, BatchedSamplingEqualsAlone) {
-  Model& solo = shared_model("smollm2");
-  Model& batch = stream_model(4);
-  const auto prompts = test_prompts(solo);
   GenerationOptions opts;
   opts.max_tokens = 40;
   opts.sampling.temperature = 0.8f;
   opts.sampling.seed = 11;
-  const auto batched = run_batched(batch, prompts, opts, GetParam(), 4);
-  for (size_t i = 0; i < prompts.size(); ++i)
-    expect_same(run_alone(solo, prompts[i], opts), batched[i], i);
+  expect_batched_equals_alone(GetParam(), opts);
 }
 
 INSTANTIATE_TEST_SUITE_P(Methods, EngineTest,

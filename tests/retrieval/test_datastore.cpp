@@ -70,6 +70,12 @@ std::string read_file(const fs::path& p) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+// The header of a datastore file's bytes (offsets of its sections), for tests that damage them.
+detail::DatastoreHeader header_of(const std::string& bytes, const fs::path& p) {
+  return detail::decode_and_validate_header(reinterpret_cast<const std::uint8_t*>(bytes.data()),
+                                            bytes.size(), p);
+}
+
 void write_file(const fs::path& p, const std::string& bytes) {
   std::ofstream out(p, std::ios::binary | std::ios::trunc);
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
@@ -519,8 +525,7 @@ TEST(Datastore, ChecksumCatchesFlippedBytes) {
   std::mt19937_64 rng(11);
   build(random_docs(rng, 10, 100, 300), 300, dir / "ds");
   const std::string bytes = read_file(dir / "ds");
-  const auto h = detail::decode_and_validate_header(
-      reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), dir / "ds");
+  const auto h = header_of(bytes, dir / "ds");
   for (std::uint64_t at : {h.tokens_offset + 3, h.suffix_array_offset + 5, h.first_index_offset + 2,
                            h.file_size - 1}) {
     std::string flipped = bytes;
@@ -544,8 +549,7 @@ TEST(Datastore, LookupsRefuseADamagedFirstTokenIndex) {
   std::mt19937_64 rng(12);
   build(random_docs(rng, 10, 100, 300), 300, dir / "ds");
   const std::string bytes = read_file(dir / "ds");
-  const auto h = detail::decode_and_validate_header(
-      reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), dir / "ds");
+  const auto h = header_of(bytes, dir / "ds");
   for (const std::uint32_t bad : {std::uint32_t{0x7ffffff0}, std::uint32_t{0}}) {
     std::string damaged = bytes;
     // Entry 5 + 1 bounds token 5's range: past the array, or below entry 5 (lo > hi).
@@ -569,8 +573,7 @@ TEST(Datastore, LookupsRefuseStoredTokensAboveTheSeparator) {
   TempDir dir;
   build({{1, 2, 3, 1, 2, 4}}, 300, dir / "ds");
   std::string bytes = read_file(dir / "ds");
-  const auto h = detail::decode_and_validate_header(
-      reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), dir / "ds");
+  const auto h = header_of(bytes, dir / "ds");
   ASSERT_EQ(h.token_width, 2u);
   const std::uint16_t bad = 305;  // position 1: the "2" after the first "1"
   std::memcpy(bytes.data() + h.tokens_offset + 2, &bad, sizeof bad);
