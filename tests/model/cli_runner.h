@@ -47,6 +47,13 @@ inline CliResult run_cli(const std::string& args) {
   return r;
 }
 
+// A directory that does not exist and that no test creates: bad-input tests name paths under
+// it. A fixed path such as /nonexistent/dir stops being missing once any run (as root) makes it.
+inline std::filesystem::path missing_dir() {
+  return std::filesystem::temp_directory_path() /
+         ("reader-missing-" + std::to_string(::getpid())) / "no-such-dir";
+}
+
 // A bad-input run: non-zero exit without a signal, one "reader: error:" line naming `needle`.
 inline void expect_clean_error(const CliResult& r, const std::string& needle) {
   EXPECT_NE(r.exit_code, 0);

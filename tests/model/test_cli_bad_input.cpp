@@ -23,7 +23,7 @@ class BadInput : public ::testing::TestWithParam<std::string> {
 };
 
 TEST(BadInputNoModel, MissingModelFile) {
-  expect_clean_error(run_cli("generate --model /nonexistent/model.gguf --prompt hi"),
+  expect_clean_error(run_cli("generate --model " + (missing_dir() / "model.gguf").string() + " --prompt hi"),
                      "model file not found");
 }
 
@@ -64,10 +64,10 @@ TEST(BadInputNoModel, QuantizedKvCacheWithoutFlashAttention) {
 }
 
 TEST(BadInputNoModel, QuantizeBadInputOrOutput) {
-  expect_clean_error(run_cli("quantize -m /nonexistent/m.gguf -o /tmp/x.gguf"),
+  expect_clean_error(run_cli("quantize -m " + (missing_dir() / "m.gguf").string() + " -o /tmp/x.gguf"),
                      "model file not found");
   expect_clean_error(
-      run_cli("quantize -m " + default_model_path().string() + " -o /nonexistent/dir/x.gguf"),
+      run_cli("quantize -m " + default_model_path().string() + " -o " + (missing_dir() / "x.gguf").string()),
       "output directory does not exist");
   const CliResult r =
       run_cli("quantize -m " + default_model_path().string() + " -o /tmp/x.gguf --type q2_k");
@@ -85,7 +85,7 @@ TEST(BadInputNoModel, NegativeTemperature) {
 }
 
 TEST(BadInputNoModel, UnreadablePromptFile) {
-  expect_clean_error(run_cli("generate --prompt-file /nonexistent/prompt.txt"), "cannot read file");
+  expect_clean_error(run_cli("generate --prompt-file " + (missing_dir() / "prompt.txt").string()), "cannot read file");
   expect_clean_error(run_cli("generate --prompt-file /tmp"), "directory");
 }
 
@@ -122,7 +122,7 @@ namespace {
 // own output checks.
 TEST(BadProfile, MissingCorruptAndForeignProfiles) {
   const std::string gen = "generate --prompt hi -n 4 --method reader --profile ";
-  expect_clean_error(run_cli(gen + "/nonexistent/p.profile.json"), "cannot read");
+  expect_clean_error(run_cli(gen + (missing_dir() / "p.profile.json").string()), "cannot read");
   const auto corrupt = temp_file("corrupt.profile.json", "{\"format\": \"reader-profile\", ");
   expect_clean_error(run_cli(gen + corrupt.string()), "corrupt");
   const auto foreign = temp_file("foreign.profile.json", R"({"format": "reader-profile",
@@ -130,7 +130,7 @@ TEST(BadProfile, MissingCorruptAndForeignProfiles) {
     "machine": "x", "threads": 2, "cost": [{"context": 256, "curve": [[1, 1.0], [2, 1.2]]}],
     "acceptance": []})");
   expect_clean_error(run_cli(gen + foreign.string()), "tuned for another model");
-  expect_clean_error(run_cli("tune --cost-only --out /nonexistent/dir/p.json"),
+  expect_clean_error(run_cli("tune --cost-only --out " + (missing_dir() / "p.json").string()),
                      "output directory does not exist");
   std::filesystem::remove(corrupt);
   std::filesystem::remove(foreign);

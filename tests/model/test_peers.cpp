@@ -41,7 +41,7 @@ std::optional<PeerEnv> built_env(const PeerConfig& config, std::string& why) {
 }
 
 TEST(PeersBadInput, MissingPeerProgramsNameTheBuildScript) {
-  ::setenv("READER_PEERS_DIR", "/nonexistent/peers", 1);
+  ::setenv("READER_PEERS_DIR", (missing_dir() / "peers").c_str(), 1);
   const CliResult r = run_cli("bench --peers --peer-configs llama:ar --prompts 1 -n 4");
   ::unsetenv("READER_PEERS_DIR");
   expect_clean_error(r, "scripts/build_peers.sh");
