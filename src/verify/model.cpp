@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <atomic>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -15,20 +16,19 @@
 namespace reader {
 namespace {
 
-// llama.cpp logs to stderr by default; we keep it quiet unless asked, but remember the
-// last error line so a failed load can say why.
-std::mutex g_log_mutex;
-std::string g_last_error;
-bool g_verbose = false;
+// llama.cpp has one process-wide log callback. We keep it quiet unless a live Model asked
+// for its log (verbose), and remember the last error line per thread, so a load that fails
+// on one thread is explained by its own error, not by another thread's.
+std::atomic<int> g_verbose_models{0};
+thread_local std::string t_last_error;
 
 void log_callback(ggml_log_level level, const char* text, void* /*user*/) {
-  std::lock_guard lock(g_log_mutex);
   if (level == GGML_LOG_LEVEL_ERROR) {
-    g_last_error = text;
-    while (!g_last_error.empty() && (g_last_error.back() == '\n' || g_last_error.back() == ' '))
-      g_last_error.pop_back();
+    t_last_error = text;
+    while (!t_last_error.empty() && (t_last_error.back() == '\n' || t_last_error.back() == ' '))
+      t_last_error.pop_back();
   }
-  if (g_verbose) fputs(text, stderr);
+  if (g_verbose_models.load(std::memory_order_relaxed) > 0) fputs(text, stderr);
 }
 
 void init_backend_once() {
@@ -40,8 +40,7 @@ void init_backend_once() {
 }
 
 std::string last_llama_error() {
-  std::lock_guard lock(g_log_mutex);
-  return g_last_error.empty() ? "" : " (llama.cpp: " + g_last_error + ")";
+  return t_last_error.empty() ? "" : " (llama.cpp: " + t_last_error + ")";
 }
 
 // A GGUF starts with the magic "GGUF"; checking it first turns "not a model" into a clear
@@ -95,14 +94,11 @@ std::unique_ptr<Model> Model::load(const ModelOptions& options) {
     throw ModelError("context size too small: " + std::to_string(options.n_ctx));
   check_gguf_file(options.path);
   init_backend_once();
-  {
-    std::lock_guard lock(g_log_mutex);
-    g_verbose = options.verbose;
-    g_last_error.clear();
-  }
+  t_last_error.clear();
 
   std::unique_ptr<Model> m(new Model());
   m->options_ = options;
+  if (options.verbose) g_verbose_models.fetch_add(1);  // the destructor gives it back
   llama_model_params mp = llama_model_default_params();
   mp.n_gpu_layers = 0;
   mp.use_extra_bufts = options.extra_buffers;
@@ -149,6 +145,7 @@ std::unique_ptr<Model> Model::load(const ModelOptions& options) {
 }
 
 Model::~Model() {
+  if (options_.verbose) g_verbose_models.fetch_sub(1);
   batch_.reset();
   if (ctx_) llama_free(ctx_);
   if (model_) llama_model_free(model_);
