@@ -31,8 +31,35 @@ struct TuneFlags {
   int repeats = 5;
   std::vector<int> contexts = {256, 1024, 2048, 3072};
   bool cost_only = false;
-  bool if_stale = false;  // do nothing when the profile is current for this machine
+  bool if_stale = false;       // do nothing when the profile is current for this machine
+  double sampling_temp = 0.8;  // also calibrate under sampling at this temperature (0: not)
 };
+
+// What READER's whole candidate trees had accepted, per kind of node, on `items`.
+struct Calibration {
+  AcceptanceCounts counts;
+  int tokens = 0;                // generated
+  std::vector<double> contexts;  // mean cached tokens of each prompt's steps
+};
+
+Calibration calibrate(Model& model, const MethodConfig& config,
+                      const std::vector<PromptItem>& items, const GenerationOptions& opts,
+                      const std::string& label) {
+  Generator gen(model, config);
+  Calibration c;
+  ProgressBar bar(label);
+  for (size_t i = 0; i < items.size(); ++i) {
+    const Tokens prompt = model.tokenize(model.apply_chat_template(items[i].user), true, true);
+    if (static_cast<int>(prompt.size()) + opts.max_tokens + 64 > model.n_ctx()) continue;
+    const GenerationResult r = gen.run(prompt, opts);
+    c.tokens += r.stats.generated_tokens;
+    c.contexts.push_back(static_cast<double>(prompt.size()) + r.stats.generated_tokens / 2.0);
+    bar.update(static_cast<double>(i + 1) / static_cast<double>(items.size()), items[i].id);
+  }
+  bar.finish(fmt::format("{} tokens", c.tokens));
+  c.counts = gen.calibration_counts();
+  return c;
+}
 
 // The speculator template whose expected accepted tokens per unit of cost is highest under
 // the calibrated rates (Theorem 1): prune the default template's least likely nodes.
@@ -104,6 +131,21 @@ void write_plots(const Profile& p, const std::filesystem::path& stem) {
     put("widening, datastore match length", {DraftSource::kWidening, f, 3, 1}, f);
     put("deepening, match length", {DraftSource::kDeepening, f, 3, 0}, f);
   }
+  if (p.acceptance_sampled.total_tried() > 0) {
+    const std::vector<double> sampled = acceptance_priors(p.acceptance_sampled);
+    const std::string spec =
+        fmt::format("speculator top-1 at depth, T = {}", p.sampled_temperature);
+    const std::string wide =
+        fmt::format("widening, trie match length, T = {}", p.sampled_temperature);
+    acc.series.push_back(spec);
+    acc.series.push_back(wide);
+    for (int f = 1; f <= 8; ++f) {
+      const NodeKind ks{DraftSource::kSpeculator, (f - 1) * 4, 0, 0};
+      const NodeKind kw{DraftSource::kWidening, f, 3, 0};
+      acc.value[spec][std::to_string(f)] = sampled[static_cast<size_t>(AcceptanceCounts::cell(ks))];
+      acc.value[wide][std::to_string(f)] = sampled[static_cast<size_t>(AcceptanceCounts::cell(kw))];
+    }
+  }
   write_file(stem.string() + ".acceptance.svg", render_svg(acc));
 }
 
@@ -140,7 +182,9 @@ void run_tune(const TuneFlags& f) {
       const Profile old = load_profile(out);
       check_profile_matches(old, *model, out);
       if (old.machine == machine_key() && old.threads == threads &&
-          old.model == model->description() && (f.cost_only || old.acceptance.total_tried() > 0)) {
+          old.model == model->description() &&
+          (f.cost_only || (old.acceptance.total_tried() > 0 &&
+                           (f.sampling_temp <= 0 || old.acceptance_sampled.total_tried() > 0)))) {
         std::printf("profile %s is current for this machine\n", out.c_str());
         return;
       }
@@ -182,7 +226,6 @@ void run_tune(const TuneFlags& f) {
     MethodConfig config = inputs.config(Method::kReader);
     config.profile = &p;  // the cost just measured (calibration prunes nothing anyway)
     config.calibrate = true;
-    Generator gen(*model, config);
     std::vector<PromptItem> items;
     for (const auto& set : f.sets) {
       std::vector<PromptItem> all =
@@ -194,23 +237,28 @@ void run_tune(const TuneFlags& f) {
     }
     GenerationOptions opts;
     opts.max_tokens = f.max_tokens;
-    ProgressBar bar("tune: acceptance");
-    int tokens = 0;
-    std::vector<double> contexts;
-    for (size_t i = 0; i < items.size(); ++i) {
-      const Tokens prompt = model->tokenize(model->apply_chat_template(items[i].user), true, true);
-      if (static_cast<int>(prompt.size()) + f.max_tokens + 64 > model->n_ctx()) continue;
-      const GenerationResult r = gen.run(prompt, opts);
-      tokens += r.stats.generated_tokens;
-      contexts.push_back(static_cast<double>(prompt.size()) + r.stats.generated_tokens / 2.0);
-      bar.update(static_cast<double>(i + 1) / static_cast<double>(items.size()), items[i].id);
-    }
-    bar.finish(fmt::format("{} tokens", tokens));
-    p.acceptance = gen.calibration_counts();
-    p.calibration =
-        fmt::format("{} prompts of {} after the first {}, {} tokens each, {} generated",
-                    items.size(), fmt::join(f.sets, ","), f.prompt_offset, f.max_tokens, tokens);
+    const Calibration greedy = calibrate(*model, config, items, opts, "tune: acceptance");
+    p.acceptance = greedy.counts;
+    p.calibration = fmt::format("{} prompts of {} after the first {}, {} tokens each, {} generated",
+                                items.size(), fmt::join(f.sets, ","), f.prompt_offset, f.max_tokens,
+                                greedy.tokens);
     print_acceptance(p.acceptance);
+    p.acceptance_sampled = AcceptanceCounts{};
+    p.sampled_temperature = 0;
+    if (f.sampling_temp > 0) {
+      // Same prompts, sampled: a drafted token is accepted as often as the model samples it.
+      opts.sampling.temperature = static_cast<float>(f.sampling_temp);
+      opts.sampling.seed = 1;
+      const Calibration sampled = calibrate(
+          *model, config, items, opts, fmt::format("tune: acceptance at T={}", f.sampling_temp));
+      p.acceptance_sampled = sampled.counts;
+      p.sampled_temperature = f.sampling_temp;
+      p.calibration +=
+          fmt::format("; sampled at T = {}, seed 1: {} generated", f.sampling_temp, sampled.tokens);
+      std::printf("\nunder sampling (T = %g):", f.sampling_temp);
+      print_acceptance(p.acceptance_sampled);
+    }
+    const std::vector<double>& contexts = greedy.contexts;
     // Theorem 1 on the calibrated rates at the typical calibration context.
     TreeShape shape = default_tree_shape(Method::kReader);
     const int typical = contexts.empty() ? 512 : static_cast<int>(median(contexts));
@@ -257,6 +305,10 @@ void add_tune_command(CLI::App& app) {
       ->delimiter(',')
       ->capture_default_str()
       ->check(CLI::Range(16, 1 << 20));
+  cmd->add_option("--sampling-temp", f->sampling_temp,
+                  "also calibrate acceptance under sampling at this temperature (0: greedy only)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 100.0));
   cmd->add_flag("--if-stale", f->if_stale,
                 "only if the profile is missing, corrupt, or from another machine or build");
   cmd->add_flag("--cost-only", f->cost_only,

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "reader/draft_tree.h"
-#include "reader/output_memory.h"
 #include "reader/drafter_interface.h"
+#include "reader/output_memory.h"
 #include "reader/search.h"
 #include "reader/tokens.h"
 #include "reader/tree_policy.h"
@@ -98,7 +98,8 @@ struct SharedDraftState {
 struct DraftPolicy {
   CostModel cost = fallback_cost_model();                              // c(n, L) here
   std::vector<double> priors = acceptance_priors(AcceptanceCounts{});  // prior q per kind
-  bool calibrate = false;  // verify whole candidate trees and count (reader tune)
+  std::vector<double> priors_sampled;  // the same under sampling (empty: `priors` serve)
+  bool calibrate = false;              // verify whole candidate trees and count (reader tune)
   // Search earlier outputs of the same Generator too (the paper: "this datastore can be
   // built online by appending generated responses"; SuffixDecoding's global tree).
   bool remember_outputs = true;
@@ -113,6 +114,8 @@ class ReaderDrafter : public Drafter {
   ReaderDrafter(TreeShape shape, std::unique_ptr<Speculator> speculator,
                 const NextTokenSource* datastore, bool use_retrieval, DraftPolicy policy = {});
   void begin(TokenSpan prompt) override;
+  // Switches to the sampled (or greedy) priors; what this text taught starts afresh then.
+  void set_sampling(bool sampled) override;
   // Builds the tree for the committed `context` (ending with the root token).
   DraftTree draft(TokenSpan context, int budget_cap) override;
   void observe(const DraftTree& tree, const NodeLogits& logits) override;
@@ -131,25 +134,30 @@ class ReaderDrafter : public Drafter {
  private:
   // One proposal of a node by one drafting source (a node may be proposed by several).
   struct Proposal {
-    int node = 0;   // index in the drafted tree
-    NodeKind kind;  // who proposed it, with what evidence
+    int node = 0;     // index in the drafted tree
+    NodeKind kind;    // who proposed it, with what evidence
+    double q = -1.0;  // acceptance_'s estimate when drafted (-1: not estimated)
   };
   TreeShape shape_;
   std::unique_ptr<Speculator> speculator_;
   const NextTokenSource* datastore_;
   bool use_retrieval_;
-  ShortTermTrie trie_;     // this prompt and its output so far
-  ShortTermTrie history_;  // earlier outputs (bounded: cleared when its node budget fills)
-  bool remember_outputs_;  // feed finished outputs into history_ (or shared_->memory)
+  ShortTermTrie trie_;        // this prompt and its output so far
+  ShortTermTrie history_;     // earlier outputs (bounded: cleared when its node budget fills)
+  bool remember_outputs_;     // feed finished outputs into history_ (or shared_->memory)
   SharedDraftState* shared_;  // cross-request state, or null
   Tokens reference_;          // predicted output, inserted into trie_ by begin()
   std::vector<const NextTokenSource*> sources_;  // trie_ first, then datastore, history_
   Tokens scratch_context_;
-  CostModel cost_;                   // verification cost on this machine
-  AcceptanceModel acceptance_;       // q(node | parent accepted): priors + this run
-  bool calibrate_;                   // reader tune: no pruning, count everything
-  AcceptanceCounts calibration_;     // counts collected in calibration mode
-  std::vector<Proposal> proposals_;  // every proposal behind the last drafted tree
+  CostModel cost_;                         // verification cost on this machine
+  AcceptanceModel acceptance_;             // q(node | parent accepted): priors + this run
+  AcceptanceRecalibration recalibration_;  // this generation's shift of every estimate
+  std::vector<double> priors_;             // greedy priors
+  std::vector<double> priors_sampled_;     // priors under sampling (empty: priors_)
+  bool sampled_ = false;                   // acceptance_ holds the sampled priors
+  bool calibrate_;                         // reader tune: no pruning, count everything
+  AcceptanceCounts calibration_;           // counts collected in calibration mode
+  std::vector<Proposal> proposals_;        // every proposal behind the last drafted tree
 
   void add_retrieval_path(DraftTree& tree, int parent, TokenSpan context, int depth,
                           DraftSource source);

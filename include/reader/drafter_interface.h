@@ -1,10 +1,10 @@
 // Drafter: what the speculative engine (generate_speculative) asks of any drafting method.
 //
-// One generation calls begin() once, then every step draft() -> (verification) ->
-// observe() -> feedback() -> commit(), and finish() when the output is complete. A
-// Drafter may outlive one generation (a Generator keeps it), so state that should carry
-// over between prompts (Token Recycling's successor table, SuffixDecoding's tree of
-// earlier outputs) lives in the Drafter itself.
+// One generation calls set_sampling() and begin() once, then every step draft() -> (verification)
+// -> observe() -> feedback() -> commit(), and finish() when the output is complete. A Drafter may
+// outlive one generation (a Generator keeps it), so state that should carry over between prompts
+// (Token Recycling's successor table, SuffixDecoding's tree of earlier outputs) lives in the
+// Drafter itself.
 #pragma once
 
 #include <functional>
@@ -23,6 +23,9 @@ class Drafter {
   virtual ~Drafter() = default;
   // Called once with the prompt before generation starts.
   virtual void begin(TokenSpan prompt) = 0;
+  // Called before begin(): whether this generation samples (temperature > 0). A drafted
+  // token is then accepted only as often as the model samples it, less often than greedy.
+  virtual void set_sampling(bool /*sampled*/) {}
   // The tree to verify for the committed `context` (ending with the root token, which the
   // model has not seen yet); at most `budget_cap` nodes, root included.
   virtual DraftTree draft(TokenSpan context, int budget_cap) = 0;

@@ -3,7 +3,8 @@
 //   - cost: c(n, L), the time of verifying n tokens over one autoregressive step at L
 //     cached tokens, for this model, llama.cpp build, CPU and thread count;
 //   - acceptance: calibration counts per kind of draft node (tree_policy.h), from which
-//     the drafter's priors come.
+//     the drafter's priors come; counted once greedy and once sampling, because under
+//     sampling a drafted token is accepted only as often as the model samples it.
 // Stored as JSON beside the model (models/<model stem>.profile.json). A cost measured on
 // another machine is never used: without a matching one the cost is measured once and
 // cached under ~/.cache/reader/cost/ (cost_model_for).
@@ -36,7 +37,9 @@ struct Profile {
   std::string machine;                     // machine_key() where the cost was measured
   int threads = 0;                         // threads the cost was measured with
   CostModel cost = fallback_cost_model();  // c(n, L) on that machine
-  AcceptanceCounts acceptance;             // calibration counts per node kind
+  AcceptanceCounts acceptance;             // calibration counts per node kind, greedy
+  AcceptanceCounts acceptance_sampled;     // the same at sampled_temperature (empty: not run)
+  double sampled_temperature = 0;          // temperature acceptance_sampled was counted at
   std::string calibration;                 // which prompts were calibrated on (for the record)
   std::optional<TreeShape> shape;          // tree shape chosen from the calibration (Theorem 1)
 };

@@ -111,6 +111,25 @@ class AcceptanceModel {
   std::uint64_t observations_ = 0;
 };
 
+// Calibration in the large: the priors come from other prompts, and a text can accept
+// systematically less than they say (sampling, new kinds of text) or more (a copy). One
+// logit shift b, fitted online to the nodes tried recently (their predicted q against
+// whether they were accepted), corrects every kind at once: q' = sigmoid(logit(q) + b).
+// It is how a drafter notices that its drafts stopped paying, without any timing.
+class AcceptanceRecalibration {
+ public:
+  double adjust(double q) const;                 // q' for a predicted q
+  void record(double predicted, bool accepted);  // one tried node
+  void refit();                                  // after a step's records
+  double shift() const { return shift_; }
+
+ private:
+  static constexpr size_t kWindow = 256;        // nodes remembered (the current text, roughly)
+  std::vector<std::pair<float, bool>> recent_;  // (logit of predicted q, accepted), a ring
+  size_t next_ = 0;                             // ring position of the next record
+  double shift_ = 0;                            // b
+};
+
 // Nodes of `tree` (by index, root first) forming the tree that maximizes expected accepted
 // tokens per unit of verification cost; `q[i]` is node i's conditional acceptance rate.
 std::vector<int> best_subtree(const DraftTree& tree, const std::vector<double>& q,

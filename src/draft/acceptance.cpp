@@ -1,6 +1,7 @@
 // Acceptance rates per kind of draft node: calibration counts, the priors derived from
 // them, and the online model the drafter consults every step.
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <stdexcept>
 
@@ -172,6 +173,45 @@ void AcceptanceModel::record(const NodeKind& kind, bool accepted) {
   online_.set(c, online_.accepted(c) * kDecay + (accepted ? 1.0 : 0.0),
               online_.tried(c) * kDecay + 1.0);
   ++observations_;
+}
+
+namespace {
+double logit(double q) {
+  q = std::clamp(q, 1e-4, 1.0 - 1e-4);
+  return std::log(q / (1.0 - q));
+}
+double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+}  // namespace
+
+double AcceptanceRecalibration::adjust(double q) const {
+  return shift_ == 0 ? q : sigmoid(logit(q) + shift_);
+}
+
+void AcceptanceRecalibration::record(double predicted, bool accepted) {
+  const auto item = std::make_pair(static_cast<float>(logit(predicted)), accepted);
+  if (recent_.size() < kWindow) {
+    recent_.push_back(item);
+  } else {
+    recent_[next_] = item;
+  }
+  next_ = (next_ + 1) % kWindow;
+}
+
+void AcceptanceRecalibration::refit() {
+  // Maximum a posteriori b under a Gaussian prior at 0 worth about 16 tries at q = 0.5, so a
+  // few unlucky steps do not swing it; Newton steps from the last b (the fit is concave).
+  constexpr double kPriorPrecision = 4.0;
+  double b = shift_;
+  for (int iter = 0; iter < 3; ++iter) {
+    double gradient = -kPriorPrecision * b, curvature = kPriorPrecision;
+    for (const auto& [l, accepted] : recent_) {
+      const double p = sigmoid(l + b);
+      gradient += (accepted ? 1.0 : 0.0) - p;
+      curvature += p * (1.0 - p);
+    }
+    b += gradient / curvature;
+  }
+  shift_ = std::clamp(b, -4.0, 4.0);
 }
 
 }  // namespace reader

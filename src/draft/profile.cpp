@@ -66,23 +66,49 @@ std::filesystem::path default_profile_path(const std::filesystem::path& model_pa
   return p.replace_extension(".profile.json");
 }
 
+namespace {
+
+// Counts as a list of the cells that were tried: {source, feature, strength, store, ...}.
+json acceptance_to_json(const AcceptanceCounts& counts) {
+  json acc = json::array();
+  for (int cell = 0; cell < AcceptanceCounts::kCells; ++cell) {
+    if (counts.tried(cell) <= 0) continue;
+    const NodeKind k = AcceptanceCounts::kind(cell);
+    acc.push_back({{"source", source_name(k.source)},
+                   {"feature", k.feature},
+                   {"strength", k.strength},
+                   {"store", k.store},
+                   {"accepted", counts.accepted(cell)},
+                   {"tried", counts.tried(cell)}});
+  }
+  return acc;
+}
+
+AcceptanceCounts acceptance_from_json(const json& list, const std::string& where) {
+  AcceptanceCounts counts;
+  for (const json& a : list) {
+    NodeKind k;
+    k.source = parse_source(a.at("source").get<std::string>());
+    k.feature = detail::json_int(a.at("feature"), "feature");
+    k.strength = detail::json_int(a.at("strength"), "strength");
+    k.store = detail::json_int(a.at("store"), "store");
+    if (k.feature < 0 || k.feature >= AcceptanceCounts::kFeatures || k.strength < 0 ||
+        k.strength > 3 || k.store < 0 || k.store > 1)
+      throw ProfileError(where + ": acceptance entry out of range");
+    counts.set(AcceptanceCounts::cell(k), a.at("accepted").get<double>(),
+               a.at("tried").get<double>());
+  }
+  return counts;
+}
+
+}  // namespace
+
 std::string profile_to_json(const Profile& p) {
   json cost = json::array();
   for (const auto& c : p.cost.curves()) {
     json points = json::array();
     for (const auto& [n, v] : c.curve.points()) points.push_back({n, v});
     cost.push_back({{"context", c.context}, {"curve", points}});
-  }
-  json acc = json::array();
-  for (int cell = 0; cell < AcceptanceCounts::kCells; ++cell) {
-    if (p.acceptance.tried(cell) <= 0) continue;
-    const NodeKind k = AcceptanceCounts::kind(cell);
-    acc.push_back({{"source", source_name(k.source)},
-                   {"feature", k.feature},
-                   {"strength", k.strength},
-                   {"store", k.store},
-                   {"accepted", p.acceptance.accepted(cell)},
-                   {"tried", p.acceptance.tried(cell)}});
   }
   json j = {{"format", "reader-profile"},
             {"version", kFormatVersion},
@@ -91,8 +117,12 @@ std::string profile_to_json(const Profile& p) {
             {"machine", p.machine},
             {"threads", p.threads},
             {"cost", cost},
-            {"acceptance", acc},
+            {"acceptance", acceptance_to_json(p.acceptance)},
             {"calibration", p.calibration}};
+  if (p.acceptance_sampled.total_tried() > 0) {
+    j["acceptance_sampled"] = acceptance_to_json(p.acceptance_sampled);
+    j["sampled_temperature"] = p.sampled_temperature;
+  }
   if (p.shape) j["shape"] = json::parse(tree_shape_to_json(*p.shape));
   return j.dump(1);
 }
@@ -125,17 +155,12 @@ Profile load_profile(const std::filesystem::path& path) {
           {detail::json_int(c.at("context"), "context"), CostCurve(std::move(points))});
     }
     p.cost = CostModel(std::move(curves));
-    for (const json& a : j.at("acceptance")) {
-      NodeKind k;
-      k.source = parse_source(a.at("source").get<std::string>());
-      k.feature = detail::json_int(a.at("feature"), "feature");
-      k.strength = detail::json_int(a.at("strength"), "strength");
-      k.store = detail::json_int(a.at("store"), "store");
-      if (k.feature < 0 || k.feature >= AcceptanceCounts::kFeatures || k.strength < 0 ||
-          k.strength > 3 || k.store < 0 || k.store > 1)
-        throw ProfileError(where + ": acceptance entry out of range");
-      p.acceptance.set(AcceptanceCounts::cell(k), a.at("accepted").get<double>(),
-                       a.at("tried").get<double>());
+    p.acceptance = acceptance_from_json(j.at("acceptance"), where);
+    if (j.contains("acceptance_sampled")) {
+      p.acceptance_sampled = acceptance_from_json(j["acceptance_sampled"], where);
+      p.sampled_temperature = j.at("sampled_temperature").get<double>();
+      if (!(p.sampled_temperature > 0 && p.sampled_temperature <= 100))
+        throw ProfileError(where + ": sampled_temperature must be in (0, 100]");
     }
     p.calibration = j.value("calibration", "");
     if (j.contains("shape")) p.shape = parse_tree_shape(j["shape"].dump(), where);

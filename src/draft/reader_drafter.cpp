@@ -27,7 +27,9 @@ ReaderDrafter::ReaderDrafter(TreeShape shape, std::unique_ptr<Speculator> specul
       remember_outputs_(policy.remember_outputs),
       shared_(policy.shared),
       cost_(std::move(policy.cost)),
-      acceptance_(std::move(policy.priors)),
+      acceptance_(policy.priors),
+      priors_(std::move(policy.priors)),
+      priors_sampled_(std::move(policy.priors_sampled)),
       calibrate_(policy.calibrate) {
   sources_.push_back(&trie_);
   if (datastore_) sources_.push_back(datastore_);
@@ -35,10 +37,17 @@ ReaderDrafter::ReaderDrafter(TreeShape shape, std::unique_ptr<Speculator> specul
 }
 
 void ReaderDrafter::begin(TokenSpan prompt) {
+  recalibration_ = AcceptanceRecalibration();  // a new text: its own shift
   trie_.clear();
   trie_.append(prompt);
   if (!reference_.empty()) trie_.insert(reference_);
   if (speculator_) speculator_->begin(prompt);
+}
+
+void ReaderDrafter::set_sampling(bool sampled) {
+  if (sampled == sampled_) return;
+  sampled_ = sampled;
+  acceptance_ = AcceptanceModel(sampled && !priors_sampled_.empty() ? priors_sampled_ : priors_);
 }
 
 void ReaderDrafter::add_retrieval_path(DraftTree& tree, int parent, TokenSpan context, int depth,
@@ -95,9 +104,11 @@ DraftTree ReaderDrafter::draft(TokenSpan context, int budget_cap) {
   // A node several sources proposed is as likely as the most confident of them says.
   std::vector<double> q(static_cast<size_t>(tree.size()), 0.0);
   q[0] = 1.0;
-  for (const Proposal& p : proposals_)
+  for (Proposal& p : proposals_) {
+    p.q = acceptance_.estimate(p.kind);
     q[static_cast<size_t>(p.node)] =
-        std::max(q[static_cast<size_t>(p.node)], acceptance_.estimate(p.kind));
+        std::max(q[static_cast<size_t>(p.node)], recalibration_.adjust(p.q));
+  }
   const CostCurve cost = cost_.at(static_cast<int>(context.size()));
   const std::vector<int> keep =
       shape_.single_path ? best_path(tree, q, cost) : best_subtree(tree, q, cost);
@@ -107,14 +118,15 @@ DraftTree ReaderDrafter::draft(TokenSpan context, int budget_cap) {
   std::vector<Proposal> kept;
   for (const Proposal& p : proposals_)
     if (new_index[static_cast<size_t>(p.node)] > 0)
-      kept.push_back({new_index[static_cast<size_t>(p.node)], p.kind});
+      kept.push_back({new_index[static_cast<size_t>(p.node)], p.kind, p.q});
   proposals_ = std::move(kept);
   DraftTree chosen = restrict_tree(tree, keep);
   // Scores become alpha (the chance the node's whole path is accepted), for the batch policy.
   for (size_t k = 1; k < keep.size(); ++k) {
     const int node = static_cast<int>(k);
-    chosen.set_score(node, static_cast<float>(q[static_cast<size_t>(keep[k])]) *
-                               (chosen.parent(node) > 0 ? chosen.score(chosen.parent(node)) : 1.0f));
+    chosen.set_score(node,
+                     static_cast<float>(q[static_cast<size_t>(keep[k])]) *
+                         (chosen.parent(node) > 0 ? chosen.score(chosen.parent(node)) : 1.0f));
   }
   return chosen;
 }
@@ -126,11 +138,14 @@ void ReaderDrafter::feedback(const DraftTree& tree, const std::vector<int>& acce
     if (p.node <= 0 || p.node >= tree.size()) continue;
     if (!accepted[static_cast<size_t>(tree.parent(p.node))]) continue;  // never tried
     const bool ok = accepted[static_cast<size_t>(p.node)] != 0;
-    if (calibrate_)
+    if (calibrate_) {
       calibration_.add(p.kind, ok);
-    else
+    } else {
       acceptance_.record(p.kind, ok);
+      if (p.q >= 0) recalibration_.record(p.q, ok);
+    }
   }
+  if (!calibrate_) recalibration_.refit();
 }
 
 void ReaderDrafter::observe(const DraftTree& tree, const NodeLogits& logits) {

@@ -150,7 +150,10 @@ void Engine::admit() {
                      static_cast<int>(prompt.size()));
     seq->stats.prompt_tokens = static_cast<int>(prompt.size());
     seq->t_start = Clock::now();
-    if (seq->drafter) seq->drafter->begin(prompt);
+    if (seq->drafter) {
+      seq->drafter->set_sampling(!seq->request.options.sampling.greedy());
+      seq->drafter->begin(prompt);
+    }
     slots_[static_cast<size_t>(best)] = std::move(seq);
   }
 }

@@ -102,6 +102,8 @@ std::unique_ptr<Drafter> make_drafter(Model& model, const MethodConfig& config) 
   policy.cost = config.cost ? *config.cost : cost_model_for(model, config.profile);
   policy.priors =
       acceptance_priors(config.profile ? config.profile->acceptance : AcceptanceCounts{});
+  if (config.profile && config.profile->acceptance_sampled.total_tried() > 0)
+    policy.priors_sampled = acceptance_priors(config.profile->acceptance_sampled);
   policy.calibrate = config.calibrate;
   policy.shared = config.shared;
   return std::make_unique<ReaderDrafter>(shape, std::move(speculator), config.datastore, retrieval,

@@ -4,9 +4,9 @@
 #include <llama.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <fstream>
-#include <atomic>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -125,7 +125,7 @@ std::unique_ptr<Model> Model::load(const ModelOptions& options) {
   cp.n_threads = threads;
   cp.n_threads_batch = threads;
   cp.kv_unified = options.kv_unified;
-  cp.swa_full = true;    // sliding-window models: branches may be dropped at any position
+  cp.swa_full = true;  // sliding-window models: branches may be dropped at any position
   cp.flash_attn_type =
       options.flash_attn ? LLAMA_FLASH_ATTN_TYPE_ENABLED : LLAMA_FLASH_ATTN_TYPE_DISABLED;
   cp.type_k = cp.type_v = kv_cache_type(options.kv_type);

@@ -118,6 +118,33 @@ TEST(AcceptanceModelTest, LearnsOnlineFromThePrior) {
   EXPECT_LT(m.estimate(k), before);
 }
 
+TEST(AcceptanceRecalibrationTest, ShiftsEveryEstimateTowardWhatThisTextAccepts) {
+  AcceptanceRecalibration r;
+  EXPECT_DOUBLE_EQ(r.adjust(0.4), 0.4);  // nothing seen: the priors stand
+  r.refit();
+  EXPECT_DOUBLE_EQ(r.adjust(0.4), 0.4);
+  // Predicted 0.5, accepted one time in five: every estimate drops, order kept.
+  std::mt19937 rng(7);
+  for (int i = 0; i < 300; ++i) {
+    r.record(0.5, rng() % 5 == 0);
+    if (i % 3 == 2) r.refit();
+  }
+  EXPECT_LT(r.shift(), 0.0);
+  EXPECT_GT(r.adjust(0.5), 0.12);
+  EXPECT_LT(r.adjust(0.5), 0.3);
+  EXPECT_LT(r.adjust(0.3), r.adjust(0.6));
+  EXPECT_GT(r.adjust(0.95), 0.8);  // strong evidence stays strong
+  // A copy accepts more than predicted: the shift turns positive within the window.
+  for (int i = 0; i < 300; ++i) {
+    r.record(0.7, rng() % 50 != 0);
+    if (i % 3 == 2) r.refit();
+  }
+  EXPECT_GT(r.shift(), 0.0);
+  EXPECT_GT(r.adjust(0.7), 0.85);
+  EXPECT_LE(r.adjust(1.0), 1.0);
+  EXPECT_GE(r.adjust(0.0), 0.0);
+}
+
 class ProfileFileTest : public ::testing::Test {
  protected:
   std::filesystem::path dir_ = std::filesystem::temp_directory_path() /
@@ -160,6 +187,17 @@ TEST_F(ProfileFileTest, RoundTrips) {
   }
   ASSERT_TRUE(q.shape.has_value());
   EXPECT_EQ(q.shape->speculator.size(), 2u);
+  EXPECT_EQ(q.acceptance_sampled.total_tried(), 0.0);  // not calibrated under sampling
+
+  p.acceptance_sampled.add({DraftSource::kWidening, 5, 2, 1}, false);
+  p.sampled_temperature = 0.8;
+  save_profile(p, dir_ / "p.json");
+  const Profile r = load_profile(dir_ / "p.json");
+  EXPECT_DOUBLE_EQ(r.sampled_temperature, 0.8);
+  for (int cell = 0; cell < AcceptanceCounts::kCells; ++cell) {
+    EXPECT_EQ(r.acceptance_sampled.tried(cell), p.acceptance_sampled.tried(cell));
+    EXPECT_EQ(r.acceptance_sampled.accepted(cell), p.acceptance_sampled.accepted(cell));
+  }
 }
 
 TEST_F(ProfileFileTest, BadFilesGiveOneLineErrors) {
@@ -197,6 +235,11 @@ TEST_F(ProfileFileTest, BadFilesGiveOneLineErrors) {
     "acceptance": [{"source": "oracle", "feature": 3, "strength": 0, "store": 0,
                     "accepted": 1, "tried": 2}]})"),
                "source");
+  expect_error(write("badtemp.json", R"({"format": "reader-profile", "version": 1, "model": "m",
+    "tokenizer_fingerprint": "00", "machine": "x", "threads": 2,
+    "cost": [{"context": 256, "curve": [[1, 1.0]]}], "acceptance": [],
+    "acceptance_sampled": [], "sampled_temperature": -1})"),
+               "sampled_temperature");
   // Found by fuzz/fuzz_profile (see CostModelTest and TreeShapeTest above).
   const std::string head = R"({"format": "reader-profile", "version": 1, "model": "m",
     "tokenizer_fingerprint": "00", "machine": "x", "acceptance": [], )";

@@ -36,6 +36,36 @@ TEST(DraftPolicy, LowAcceptanceProfileDraftsAlmostNothingWithoutRepetition) {
   EXPECT_LE(drafted_per_step, 0.5) << r.stats.drafted_tokens << " drafted in " << r.stats.steps;
 }
 
+// Greedy, a drafted token is accepted when it is the model's top choice; sampling, only as
+// often as the model samples it. With sampled priors that say "rarely", a sampled run drafts
+// next to nothing where a greedy run with the same profile drafts.
+TEST(DraftPolicy, SamplingUsesTheSampledPriors) {
+  Model& m = shared_model("smollm2", 64, 4096);
+  Profile p = fixed_profile(m, 0.9);
+  for (int cell = 0; cell < AcceptanceCounts::kCells; ++cell)
+    p.acceptance_sampled.set(cell, 0.02 * 200, 200);
+  p.sampled_temperature = 0.8;
+  MethodConfig config{Method::kReader, std::nullopt, shared_datastore("smollm2"), nullptr};
+  config.profile = &p;
+  Generator reader(m, config);
+  const Tokens prompt = m.tokenize(m.apply_chat_template("Name three colours."), true, true);
+  GenerationOptions opts;
+  opts.max_tokens = 32;
+  const GenerationResult greedy = reader.run(prompt, opts);
+  opts.sampling.temperature = 0.8f;
+  opts.sampling.seed = 3;
+  const GenerationResult sampled = reader.run(prompt, opts);
+  ASSERT_GT(greedy.stats.steps, 0);
+  ASSERT_GT(sampled.stats.steps, 0);
+  EXPECT_GE(static_cast<double>(greedy.stats.drafted_tokens) / greedy.stats.steps, 1.0);
+  EXPECT_LE(static_cast<double>(sampled.stats.drafted_tokens) / sampled.stats.steps, 0.5);
+  // And back: the greedy priors return for the next greedy run.
+  opts.sampling.temperature = 0;
+  const GenerationResult again = reader.run(prompt, opts);
+  EXPECT_EQ(again.tokens, greedy.tokens);
+  EXPECT_GE(static_cast<double>(again.stats.drafted_tokens) / again.stats.steps, 1.0);
+}
+
 TEST(DraftPolicy, RepeatedPassageGetsLongChains) {
   Model& m = shared_model("smollm2", 64, 4096);
   const Profile cautious = fixed_profile(m, -1);  // no calibration: cautious defaults
