@@ -100,11 +100,16 @@ CostModel measure_cost_model(Model& model, const CostProbe& probe,
     std::sort(order.begin(), order.end(), [&](int a, int b) {
       return probe.sizes[static_cast<size_t>(a)] < probe.sizes[static_cast<size_t>(b)];
     });
+    // The curve at the next shorter context: attention makes a step of n tokens grow with
+    // the context faster than a step of one, so c(n, L) never falls as L grows. One slow
+    // one-token measurement would otherwise make a whole row look cheap.
+    const CostCurve* shorter = curves.empty() ? nullptr : &curves.back().curve;
     for (int i : order) {
       const int n = probe.sizes[static_cast<size_t>(i)];
       // A step of n tokens never costs less than a step of fewer: noise must not say so.
-      const double c =
+      double c =
           n == 1 ? 1.0 : std::max(points.back().second, fastest(ms[static_cast<size_t>(i)]) / base);
+      if (shorter) c = std::max(c, (*shorter)(n));
       points.emplace_back(n, c);
     }
     curves.push_back({context, CostCurve(std::move(points))});

@@ -66,6 +66,28 @@ TEST(DraftPolicy, SamplingUsesTheSampledPriors) {
   EXPECT_GE(static_cast<double>(again.stats.drafted_tokens) / again.stats.steps, 1.0);
 }
 
+// The measured cost is what the policy trusts, so noise must not make it say that drafting
+// got cheaper: c(n, L) is non-decreasing in n and in the context L, whatever the timings.
+TEST(DraftPolicy, MeasuredCostNeverFallsWithSizeOrContext) {
+  Model& m = shared_model("smollm2", 64, 4096);
+  CostProbe probe;
+  probe.contexts = {64, 128, 256};
+  probe.sizes = {1, 2, 4, 8};
+  probe.repeats = 1;
+  const CostModel cost = measure_cost_model(m, probe);
+  ASSERT_EQ(cost.curves().size(), 3u);
+  for (size_t k = 0; k < cost.curves().size(); ++k) {
+    const CostCurve& curve = cost.curves()[k].curve;
+    EXPECT_DOUBLE_EQ(curve(1), 1.0);
+    for (int n : {2, 4, 8}) {
+      EXPECT_GE(curve(n), curve(n / 2));
+      if (k > 0) {
+        EXPECT_GE(curve(n), cost.curves()[k - 1].curve(n));
+      }
+    }
+  }
+}
+
 TEST(DraftPolicy, RepeatedPassageGetsLongChains) {
   Model& m = shared_model("smollm2", 64, 4096);
   const Profile cautious = fixed_profile(m, -1);  // no calibration: cautious defaults
