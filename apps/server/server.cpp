@@ -9,7 +9,7 @@
 #include <random>
 #include <sstream>
 
-#include "reader/drafter.h"
+#include "reader/drafter_interface.h"
 
 namespace reader::server {
 namespace {
@@ -40,6 +40,10 @@ void send_error(httplib::Response& res, const ApiError& e) {
 }
 
 std::string sse(const json& j) { return "data: " + dump(j) + "\n\n"; }
+
+ApiError unauthorized() {
+  return ApiError(401, "invalid_request_error", "missing or wrong API key");
+}
 
 }  // namespace
 
@@ -180,8 +184,7 @@ std::shared_ptr<Server::Channel> Server::start(const CompletionRequest& req, Tok
   r.owned_drafter = drafters_(req);
   if (req.has_prediction) {
     channel->prediction = model_.tokenize(req.prediction, false, false);
-    if (auto* reader = dynamic_cast<ReaderDrafter*>(r.owned_drafter.get()))
-      reader->set_reference(channel->prediction);
+    if (r.owned_drafter) r.owned_drafter->set_reference(channel->prediction);
   }
   std::weak_ptr<Channel> weak = channel;
   if (req.stream)
@@ -223,8 +226,7 @@ void Server::install_routes() {
   });
 
   http.Get("/v1/models", [this](const httplib::Request& req, httplib::Response& res) {
-    if (!authorized(&req))
-      return send_error(res, ApiError(401, "invalid_request_error", "missing or wrong API key"));
+    if (!authorized(&req)) return send_error(res, unauthorized());
     json model = {
         {"id", options_.model_id}, {"object", "model"}, {"created", 0}, {"owned_by", "reader"}};
     res.set_content(dump(json{{"object", "list"}, {"data", json::array({model})}}),
@@ -232,15 +234,13 @@ void Server::install_routes() {
   });
 
   http.Get("/metrics", [this](const httplib::Request& req, httplib::Response& res) {
-    if (!authorized(&req))
-      return send_error(res, ApiError(401, "invalid_request_error", "missing or wrong API key"));
+    if (!authorized(&req)) return send_error(res, unauthorized());
     res.set_content(metrics_text(), "text/plain; version=0.0.4");
   });
 
   // What the engine holds: the leak checks of the load test read it.
   http.Get("/debug/engine", [this](const httplib::Request& req, httplib::Response& res) {
-    if (!authorized(&req))
-      return send_error(res, ApiError(401, "invalid_request_error", "missing or wrong API key"));
+    if (!authorized(&req)) return send_error(res, unauthorized());
     const EngineSnapshot s = engine_.snapshot();
     res.set_content(dump(json{{"running", s.running},
                               {"waiting", s.waiting},
@@ -254,8 +254,7 @@ void Server::install_routes() {
     return [this, endpoint](const httplib::Request& req, httplib::Response& res) {
       try {
         if (draining_) throw ApiError(503, "server_error", "the server is shutting down");
-        if (!authorized(&req))
-          throw ApiError(401, "invalid_request_error", "missing or wrong API key");
+        if (!authorized(&req)) throw unauthorized();
         const CompletionRequest cr = parse_request(req.body, endpoint, options_.limits);
         if (!cr.model.empty() && cr.model != options_.model_id)
           throw ApiError(404, "invalid_request_error",

@@ -123,9 +123,7 @@ class ReaderDrafter : public Drafter {
   void feedback(const DraftTree& tree, const std::vector<int>& accepted_nodes) override;
   void commit(TokenSpan committed) override;
   void finish(TokenSpan prompt, TokenSpan output) override;
-  // Text the output will probably copy (OpenAI's predicted outputs), searched like the
-  // prompt from the next begin() on.
-  void set_reference(Tokens reference) { reference_ = std::move(reference); }
+  void set_reference(Tokens reference) override { reference_ = std::move(reference); }
   const TreeShape& shape() const { return shape_; }
   const ShortTermTrie& trie() const { return trie_; }
   // Calibration mode: acceptance counted per kind of node since construction.

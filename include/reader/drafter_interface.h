@@ -26,6 +26,9 @@ class Drafter {
   // Called before begin(): whether this generation samples (temperature > 0). A drafted
   // token is then accepted only as often as the model samples it, less often than greedy.
   virtual void set_sampling(bool /*sampled*/) {}
+  // Text the output will probably copy (OpenAI's predicted outputs), searched like the
+  // prompt from the next begin() on. A drafter that cannot use it ignores it.
+  virtual void set_reference(Tokens /*reference*/) {}
   // The tree to verify for the committed `context` (ending with the root token, which the
   // model has not seen yet); at most `budget_cap` nodes, root included.
   virtual DraftTree draft(TokenSpan context, int budget_cap) = 0;

@@ -119,8 +119,7 @@ Generator::Generator(Model& model, MethodConfig config)
 }
 
 void Generator::set_prediction(Tokens prediction) {
-  if (auto* reader = dynamic_cast<ReaderDrafter*>(drafter_.get()))
-    reader->set_reference(std::move(prediction));
+  if (drafter_) drafter_->set_reference(std::move(prediction));
 }
 
 AcceptanceCounts Generator::calibration_counts() const {

@@ -47,11 +47,17 @@ inline CliResult run_cli(const std::string& args) {
   return r;
 }
 
+// A per-process path in the temp directory for a test's files.
+inline std::filesystem::path scratch_path(const std::string& name) {
+  return std::filesystem::temp_directory_path() /
+         ("reader-test-" + std::to_string(::getpid()) + "-" + name);
+}
+
 // A directory that does not exist and that no test creates: bad-input tests name paths under
 // it. A fixed path such as /nonexistent/dir stops being missing once any run (as root) makes it.
 inline std::filesystem::path missing_dir() {
-  return std::filesystem::temp_directory_path() /
-         ("reader-missing-" + std::to_string(::getpid())) / "no-such-dir";
+  return std::filesystem::temp_directory_path() / ("reader-missing-" + std::to_string(::getpid())) /
+         "no-such-dir";
 }
 
 // A bad-input run: non-zero exit without a signal, one "reader: error:" line naming `needle`.
@@ -61,6 +67,13 @@ inline void expect_clean_error(const CliResult& r, const std::string& needle) {
   EXPECT_EQ(r.err_lines(), 1) << r.err;
   EXPECT_NE(r.err.find("reader: error:"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find(needle), std::string::npos) << "stderr: " << r.err;
+}
+
+// A command line the CLI refuses before doing anything: a clean error and exit code 2.
+inline void expect_usage_error(const std::string& args, const std::string& needle) {
+  const CliResult r = run_cli(args);
+  expect_clean_error(r, needle);
+  EXPECT_EQ(r.exit_code, 2);
 }
 
 }  // namespace reader::test
