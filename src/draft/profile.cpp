@@ -4,6 +4,8 @@
 #include <llama.h>
 
 #include <cstdio>
+#include <fmt/format.h>
+
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -22,15 +24,33 @@ namespace {
 using nlohmann::json;
 constexpr int kFormatVersion = 1;
 
+// The CPU as /proc/cpuinfo names it, with what tells apart two hosts sold under one name
+// (cloud VMs often report just "AMD EPYC"): family, model, stepping, cache and CPU count.
 std::string cpu_model_name() {
   std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind("model name", 0) == 0) {
-      const auto colon = line.find(':');
-      if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
-    }
-  return "unknown CPU";
+  std::string line, name = "unknown CPU", family, model, stepping, cache;
+  int cpus = 0;
+  const auto value = [&line] {
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) return std::string();
+    const auto start = line.find_first_not_of(' ', colon + 1);
+    return start == std::string::npos ? std::string() : line.substr(start);
+  };
+  const auto starts = [&line](std::string_view key) {
+    return line.rfind(key, 0) == 0 && line.find_first_not_of(" \t", key.size()) == line.find(':');
+  };
+  while (std::getline(in, line)) {
+    if (starts("processor")) ++cpus;
+    if (cpus > 1) continue;  // the other CPUs repeat the first one's fields
+    if (starts("model name")) name = value();
+    if (starts("cpu family")) family = value();
+    if (starts("model")) model = value();
+    if (starts("stepping")) stepping = value();
+    if (starts("cache size")) cache = value();
+  }
+  if (family.empty()) return name;
+  return fmt::format("{} (family {} model {} stepping {}, {} cache, {} CPUs)", name, family, model,
+                     stepping, cache, cpus);
 }
 
 std::uint64_t fnv1a(std::string_view s) {
