@@ -61,17 +61,32 @@ Calibration calibrate(Model& model, const MethodConfig& config,
   return c;
 }
 
+// A speculator position's rate as it occurs: its confidence buckets weighted by how often
+// calibration saw each. (Sizing the template by its surest bucket instead gave a 6-node
+// template that drafted more and was no faster on prompts bench does not report.)
+double mean_speculator_rate(const AcceptanceCounts& counts, int depth, int rank) {
+  const std::vector<double> priors = acceptance_priors(counts);
+  double weighted = 0, tried = 0;
+  for (int strength = 0; strength < 4; ++strength) {
+    const int cell = AcceptanceCounts::cell(speculator_kind(depth, rank, strength));
+    weighted += counts.tried(cell) * priors[static_cast<size_t>(cell)];
+    tried += counts.tried(cell);
+  }
+  return tried > 0
+             ? weighted / tried
+             : priors[static_cast<size_t>(AcceptanceCounts::cell(speculator_kind(depth, rank)))];
+}
+
 // The speculator template whose expected accepted tokens per unit of cost is highest under
 // the calibrated rates (Theorem 1): prune the default template's least likely nodes.
 std::vector<TemplateNode> tuned_template(const std::vector<TemplateNode>& tmpl,
-                                         const std::vector<double>& priors, const CostCurve& cost) {
+                                         const AcceptanceCounts& counts, const CostCurve& cost) {
   DraftTree tree(0, static_cast<int>(tmpl.size()) + 1);
   std::vector<double> q = {1.0};
   for (size_t i = 0; i < tmpl.size(); ++i) {
     const int parent = tmpl[i].parent < 0 ? 0 : tmpl[i].parent + 1;
     tree.add(parent, static_cast<Token>(i + 1), DraftSource::kSpeculator);
-    const NodeKind k = speculator_kind(tree.depth(static_cast<int>(i) + 1), tmpl[i].rank);
-    q.push_back(priors[static_cast<size_t>(AcceptanceCounts::cell(k))]);
+    q.push_back(mean_speculator_rate(counts, tree.depth(static_cast<int>(i) + 1), tmpl[i].rank));
   }
   const std::vector<int> keep = best_subtree(tree, q, cost);
   std::vector<int> new_index(tmpl.size() + 1, -1);
@@ -126,7 +141,8 @@ void write_plots(const Profile& p, const std::filesystem::path& stem) {
     acc.value[series][std::to_string(f)] = priors[static_cast<size_t>(AcceptanceCounts::cell(k))];
   };
   for (int f = 1; f <= 8; ++f) {
-    put("speculator top-1 at depth", {DraftSource::kSpeculator, (f - 1) * 4, 0, 0}, f);
+    put("speculator top-1 at depth, confidence < 0.6", speculator_kind(f, 0, 1), f);
+    put("speculator top-1 at depth, confidence >= 0.9", speculator_kind(f, 0, 3), f);
     put("widening, trie match length", {DraftSource::kWidening, f, 3, 0}, f);
     put("widening, datastore match length", {DraftSource::kWidening, f, 3, 1}, f);
     put("deepening, match length", {DraftSource::kDeepening, f, 3, 0}, f);
@@ -134,13 +150,13 @@ void write_plots(const Profile& p, const std::filesystem::path& stem) {
   if (p.acceptance_sampled.total_tried() > 0) {
     const std::vector<double> sampled = acceptance_priors(p.acceptance_sampled);
     const std::string spec =
-        fmt::format("speculator top-1 at depth, T = {}", p.sampled_temperature);
+        fmt::format("speculator top-1 at depth, confidence >= 0.9, T = {}", p.sampled_temperature);
     const std::string wide =
         fmt::format("widening, trie match length, T = {}", p.sampled_temperature);
     acc.series.push_back(spec);
     acc.series.push_back(wide);
     for (int f = 1; f <= 8; ++f) {
-      const NodeKind ks{DraftSource::kSpeculator, (f - 1) * 4, 0, 0};
+      const NodeKind ks = speculator_kind(f, 0, 3);
       const NodeKind kw{DraftSource::kWidening, f, 3, 0};
       acc.value[spec][std::to_string(f)] = sampled[static_cast<size_t>(AcceptanceCounts::cell(ks))];
       acc.value[wide][std::to_string(f)] = sampled[static_cast<size_t>(AcceptanceCounts::cell(kw))];
@@ -158,7 +174,8 @@ void print_acceptance(const AcceptanceCounts& counts) {
     if (counts.tried(cell) < 20) continue;
     const NodeKind k = AcceptanceCounts::kind(cell);
     std::string feature = k.source == DraftSource::kSpeculator
-                              ? fmt::format("depth {} rank {}", k.feature / 4 + 1, k.feature % 4)
+                              ? fmt::format("depth {} rank {} confidence {}", k.feature / 4 + 1,
+                                            k.feature % 4, k.strength)
                               : fmt::format("match {} share {} {}", k.feature, k.strength,
                                             k.store ? "datastore" : "trie");
     std::printf("| %s | %s | %.2f | %.0f |\n", std::string(to_string(k.source)).c_str(),
@@ -263,7 +280,7 @@ void run_tune(const TuneFlags& f) {
     TreeShape shape = default_tree_shape(Method::kReader);
     const int typical = contexts.empty() ? 512 : static_cast<int>(median(contexts));
     shape.speculator =
-        tuned_template(shape.speculator, acceptance_priors(p.acceptance), p.cost.at(typical));
+        tuned_template(shape.speculator, p.acceptance, p.cost.at(typical));
     p.shape = shape;
     std::printf("\ntree shape chosen (Theorem 1 at %d cached tokens): %s\n", typical,
                 tree_shape_to_json(shape).c_str());

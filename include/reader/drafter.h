@@ -7,6 +7,8 @@
 // branch, attached where it was seeded).
 #pragma once
 
+#include <array>
+
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -75,11 +77,20 @@ TreeShape load_tree_shape(const std::filesystem::path& path);  // throws with a 
 TreeShape parse_tree_shape(std::string_view json_text, const std::string& where);
 std::string tree_shape_to_json(const TreeShape& shape);
 
+// One entry of Token Recycling's table: a successor the model once ranked after a token.
+struct RecycledSuccessor {
+  Token token = -1;        // -1: never seen
+  float confidence = 0.f;  // its softmax share among that logit row's top candidates
+};
+
 // Token Recycling (Luo et al. 2024): every token's top-k successors, refreshed from
-// every verification's logits; the tree is the template expanded from the root.
+// every verification's logits; the tree is the template expanded from the root. Each
+// node's score is the product of its path's confidences: how sure the model was, the
+// last time it saw these tokens, that each one follows the previous.
 // `shared_table` (optional): a successor table several speculators read and update.
-std::unique_ptr<Speculator> make_recycling_speculator(int n_vocab, std::vector<TemplateNode> tmpl,
-                                                      std::vector<Token>* shared_table = nullptr);
+std::unique_ptr<Speculator> make_recycling_speculator(
+    int n_vocab, std::vector<TemplateNode> tmpl,
+    std::vector<RecycledSuccessor>* shared_table = nullptr);
 // A smaller model with the same vocabulary drafting the template layer by layer.
 std::unique_ptr<Speculator> make_draft_model_speculator(Model& draft_model,
                                                         std::vector<TemplateNode> tmpl);
@@ -92,7 +103,7 @@ std::unique_ptr<Speculator> make_draft_model_speculator(Model& draft_model,
 // learning across requests as it does across prompts of one Generator.
 struct SharedDraftState {
   OutputMemory memory;                 // finished responses, newest kept
-  std::vector<Token> recycling_table;  // sized by the first recycling speculator
+  std::vector<RecycledSuccessor> recycling_table;  // sized by the first recycling speculator
 };
 
 struct DraftPolicy {
@@ -149,7 +160,13 @@ class ReaderDrafter : public Drafter {
   Tokens scratch_context_;
   CostModel cost_;                         // verification cost on this machine
   AcceptanceModel acceptance_;             // q(node | parent accepted): priors + this run
-  AcceptanceRecalibration recalibration_;  // this generation's shift of every estimate
+  // This generation's shift of the estimates, one for the speculator's nodes and one for
+  // retrieval's: the two miss their calibration independently (a text unlike the
+  // calibration prompts can defeat recycled successors while its copies still hold).
+  std::array<AcceptanceRecalibration, 2> recalibration_;
+  AcceptanceRecalibration& recalibration(const NodeKind& k) {
+    return recalibration_[k.source == DraftSource::kSpeculator ? 0 : 1];
+  }
   std::vector<double> priors_;             // greedy priors
   std::vector<double> priors_sampled_;     // priors under sampling (empty: priors_)
   bool sampled_ = false;                   // acceptance_ holds the sampled priors

@@ -57,14 +57,15 @@ CostModel fallback_cost_model();
 struct NodeKind {
   DraftSource source = DraftSource::kSpeculator;  // speculator, widening or deepening
   int feature = 0;   // speculator: 4 * (depth - 1) + sibling rank; retrieval: match length
-  int strength = 0;  // retrieval: share of its level's counts, buckets 0..3; speculator: 0
+  int strength = 0;  // share of the evidence, buckets 0..3: retrieval, of its level's counts;
+                     // speculator, of the probability its source row gave (its confidence)
   int store = 0;     // retrieval: 0 if this text (the trie) matched, 1 the datastore only
 };
 
 // The kind of a speculator node at `depth` (1 = child of the root) holding its parent's
-// rank-th guess; the drafter and reader tune must agree on it.
-inline NodeKind speculator_kind(int depth, int rank) {
-  return {DraftSource::kSpeculator, std::min(depth - 1, 15) * 4 + std::min(rank, 3), 0, 0};
+// rank-th guess with confidence bucket `strength`; the drafter and reader tune agree on it.
+inline NodeKind speculator_kind(int depth, int rank, int strength = 0) {
+  return {DraftSource::kSpeculator, std::min(depth - 1, 15) * 4 + std::min(rank, 3), strength, 0};
 }
 
 // Acceptance counts per kind of node: how often a node was accepted when its parent was.

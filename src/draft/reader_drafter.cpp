@@ -7,10 +7,20 @@
 namespace reader {
 namespace {
 
-// Share of a level's counts the drafted token holds, in 4 buckets.
+// A share of the evidence (counts, or probability mass) in 4 buckets.
+int share_bucket(double share) { return share < 0.3 ? 0 : share < 0.6 ? 1 : share < 0.9 ? 2 : 3; }
+
+// Share of a level's counts the drafted token holds.
 int strength_bucket(const SearchStep& s) {
-  const double share = s.total ? static_cast<double>(s.count) / static_cast<double>(s.total) : 0.0;
-  return share < 0.3 ? 0 : share < 0.6 ? 1 : share < 0.9 ? 2 : 3;
+  return share_bucket(s.total ? static_cast<double>(s.count) / static_cast<double>(s.total) : 0.0);
+}
+
+// A speculator node's own confidence given its parent: its score is its path's product.
+int speculator_strength(const DraftTree& tree, int node) {
+  const int parent = tree.parent(node);
+  const double above =
+      parent > 0 && tree.source(parent) == DraftSource::kSpeculator ? tree.score(parent) : 1.0;
+  return share_bucket(above > 0 ? tree.score(node) / above : 0.0);
 }
 
 }  // namespace
@@ -37,7 +47,7 @@ ReaderDrafter::ReaderDrafter(TreeShape shape, std::unique_ptr<Speculator> specul
 }
 
 void ReaderDrafter::begin(TokenSpan prompt) {
-  recalibration_ = AcceptanceRecalibration();  // a new text: its own shift
+  recalibration_ = {};  // a new text: its own shifts
   trie_.clear();
   trie_.append(prompt);
   if (!reference_.empty()) trie_.insert(reference_);
@@ -73,7 +83,8 @@ DraftTree ReaderDrafter::draft(TokenSpan context, int budget_cap) {
       int rank = 0;
       for (int c = tree.first_child(tree.parent(i)); c != i && c >= 0; c = tree.next_sibling(c))
         ++rank;
-      proposals_.push_back({i, speculator_kind(tree.depth(i), rank)});
+      proposals_.push_back(
+          {i, speculator_kind(tree.depth(i), rank, speculator_strength(tree, i))});
     }
   }
   if (use_retrieval_) {
@@ -107,7 +118,7 @@ DraftTree ReaderDrafter::draft(TokenSpan context, int budget_cap) {
   for (Proposal& p : proposals_) {
     p.q = acceptance_.estimate(p.kind);
     q[static_cast<size_t>(p.node)] =
-        std::max(q[static_cast<size_t>(p.node)], recalibration_.adjust(p.q));
+        std::max(q[static_cast<size_t>(p.node)], recalibration(p.kind).adjust(p.q));
   }
   const CostCurve cost = cost_.at(static_cast<int>(context.size()));
   const std::vector<int> keep =
@@ -142,10 +153,11 @@ void ReaderDrafter::feedback(const DraftTree& tree, const std::vector<int>& acce
       calibration_.add(p.kind, ok);
     } else {
       acceptance_.record(p.kind, ok);
-      if (p.q >= 0) recalibration_.record(p.q, ok);
+      if (p.q >= 0) recalibration(p.kind).record(p.q, ok);
     }
   }
-  if (!calibrate_) recalibration_.refit();
+  if (!calibrate_)
+    for (AcceptanceRecalibration& r : recalibration_) r.refit();
 }
 
 void ReaderDrafter::observe(const DraftTree& tree, const NodeLogits& logits) {

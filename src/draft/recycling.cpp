@@ -11,12 +11,13 @@ namespace {
 
 class RecyclingSpeculator final : public Speculator {
  public:
-  RecyclingSpeculator(int n_vocab, std::vector<TemplateNode> tmpl, std::vector<Token>* shared)
+  RecyclingSpeculator(int n_vocab, std::vector<TemplateNode> tmpl,
+                      std::vector<RecycledSuccessor>* shared)
       : n_vocab_(n_vocab), tmpl_(std::move(tmpl)), table_(shared ? *shared : own_table_) {
     for (const auto& n : tmpl_) k_ = std::max(k_, n.rank + 1);
     // A shared table sized for another template is started afresh at this one's k.
     const size_t size = static_cast<size_t>(n_vocab_) * static_cast<size_t>(k_);
-    if (table_.size() != size) table_.assign(size, -1);
+    if (table_.size() != size) table_.assign(size, RecycledSuccessor{});
   }
   std::string_view name() const override { return "recycling"; }
   int max_nodes() const override { return static_cast<int>(tmpl_.size()); }
@@ -28,9 +29,10 @@ class RecyclingSpeculator final : public Speculator {
     for (size_t i = 0; i < tmpl_.size(); ++i) {
       const int parent = tmpl_[i].parent < 0 ? 0 : node_of_[static_cast<size_t>(tmpl_[i].parent)];
       if (parent < 0) continue;  // parent missing: its subtree is skipped
-      const Token successor = row(tree.token(parent))[tmpl_[i].rank];
-      if (successor < 0) continue;
-      node_of_[i] = tree.add(parent, successor, DraftSource::kSpeculator);
+      const RecycledSuccessor& s = row(tree.token(parent))[tmpl_[i].rank];
+      if (s.token < 0) continue;
+      const float path = parent == 0 ? 1.0f : tree.score(parent);
+      node_of_[i] = tree.add(parent, s.token, DraftSource::kSpeculator, path * s.confidence);
     }
     (void)context;
   }
@@ -40,19 +42,35 @@ class RecyclingSpeculator final : public Speculator {
   }
 
  private:
-  Token* row(Token t) { return &table_[static_cast<size_t>(t) * static_cast<size_t>(k_)]; }
+  RecycledSuccessor* row(Token t) {
+    return &table_[static_cast<size_t>(t) * static_cast<size_t>(k_)];
+  }
 
   void update(Token t, const float* logits) {
-    top_k_tokens(logits, n_vocab_, k_, best_);
-    Token* r = row(t);
-    for (int j = 0; j < k_; ++j) r[j] = best_[static_cast<size_t>(j)].second;
+    // Confidence is a softmax over a few more candidates than the table keeps: a full
+    // softmax would cost a pass of exp() over the vocabulary for every verified row, and
+    // the tail it leaves out only matters when no candidate stands out.
+    const int n = std::max(k_ + 1, kConfidenceCandidates);
+    top_k_tokens(logits, n_vocab_, n, best_);
+    double total = 0;
+    for (const auto& [logit, token] : best_)
+      if (token >= 0) total += std::exp(static_cast<double>(logit - best_[0].first));
+    RecycledSuccessor* r = row(t);
+    for (int j = 0; j < k_; ++j) {
+      const auto& [logit, token] = best_[static_cast<size_t>(j)];
+      r[j].token = token;
+      r[j].confidence =
+          static_cast<float>(std::exp(static_cast<double>(logit - best_[0].first)) / total);
+    }
   }
+
+  static constexpr int kConfidenceCandidates = 4;
 
   int n_vocab_;
   std::vector<TemplateNode> tmpl_;
   int k_ = 1;
-  std::vector<Token> own_table_;               // the table when none is shared
-  std::vector<Token>& table_;                  // [token][rank] -> successor, -1 unknown
+  std::vector<RecycledSuccessor> own_table_;   // the table when none is shared
+  std::vector<RecycledSuccessor>& table_;      // [token][rank] -> successor
   std::vector<int> node_of_;                   // template node -> tree node this step
   std::vector<std::pair<float, Token>> best_;  // scratch for top-k
 };
@@ -60,7 +78,7 @@ class RecyclingSpeculator final : public Speculator {
 }  // namespace
 
 std::unique_ptr<Speculator> make_recycling_speculator(int n_vocab, std::vector<TemplateNode> tmpl,
-                                                      std::vector<Token>* shared_table) {
+                                                      std::vector<RecycledSuccessor>* shared_table) {
   return std::make_unique<RecyclingSpeculator>(n_vocab, std::move(tmpl), shared_table);
 }
 

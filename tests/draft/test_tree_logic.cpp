@@ -7,6 +7,7 @@
 #include <random>
 #include <set>
 
+#include "reader/drafter.h"
 #include "reader/sampling.h"
 #include "reader/tree_policy.h"
 #include "reader/verify.h"
@@ -188,6 +189,37 @@ TEST(SamplingTest, PolicyIsDeterministicAndCoupled) {
   int ones = 0;
   for (uint64_t pos = 0; pos < 20000; ++pos) ones += t1.pick(two.data(), 2, pos) == 1;
   EXPECT_NEAR(ones / 20000.0, 0.75, 0.015);
+}
+
+
+// Token Recycling scores each node by how sure the model was, when it last saw the parent
+// token, that this successor follows: a softmax over its top candidates, multiplied down
+// the path. The drafter buckets that confidence into the node's kind.
+TEST(RecyclingTest, ScoresAreTheModelsRecordedConfidenceAlongThePath) {
+  const int n_vocab = 6;
+  auto spec = make_recycling_speculator(n_vocab, {{-1, 0}, {0, 0}});
+  // Rows: after token 1 the model was sure of 2; after 2, torn between 3 and 4.
+  std::vector<std::vector<float>> rows(n_vocab, std::vector<float>(n_vocab, -30.0f));
+  rows[1][2] = 10.0f;
+  rows[2][3] = 1.0f;
+  rows[2][4] = 1.0f;
+  DraftTree seen(1, 3);
+  seen.add(0, 2, DraftSource::kSpeculator);
+  spec->observe(seen, [&](int node) { return rows[static_cast<size_t>(seen.token(node))].data(); });
+
+  DraftTree tree(1, 3);
+  const Tokens context = {1};
+  spec->draft(context, tree);
+  ASSERT_EQ(tree.size(), 3);
+  EXPECT_EQ(tree.token(1), 2);
+  EXPECT_EQ(tree.token(2), 3);  // a tie: the lower id first
+  EXPECT_NEAR(tree.score(1), 1.0, 1e-6);
+  EXPECT_NEAR(tree.score(2), 0.5, 1e-6);  // 1.0 * 0.5
+
+  // Unseen tokens have no successors: nothing is drafted.
+  DraftTree cold(5, 3);
+  spec->draft(Tokens{5}, cold);
+  EXPECT_EQ(cold.size(), 1);
 }
 
 }  // namespace
