@@ -279,8 +279,7 @@ void run_tune(const TuneFlags& f) {
     // Theorem 1 on the calibrated rates at the typical calibration context.
     TreeShape shape = default_tree_shape(Method::kReader);
     const int typical = contexts.empty() ? 512 : static_cast<int>(median(contexts));
-    shape.speculator =
-        tuned_template(shape.speculator, p.acceptance, p.cost.at(typical));
+    shape.speculator = tuned_template(shape.speculator, p.acceptance, p.cost.at(typical));
     p.shape = shape;
     std::printf("\ntree shape chosen (Theorem 1 at %d cached tokens): %s\n", typical,
                 tree_shape_to_json(shape).c_str());

@@ -8,7 +8,6 @@
 #pragma once
 
 #include <array>
-
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -102,7 +101,7 @@ std::unique_ptr<Speculator> make_draft_model_speculator(Model& draft_model,
 // earlier responses to search, and Token Recycling's successor table, which keeps
 // learning across requests as it does across prompts of one Generator.
 struct SharedDraftState {
-  OutputMemory memory;                 // finished responses, newest kept
+  OutputMemory memory;                             // finished responses, newest kept
   std::vector<RecycledSuccessor> recycling_table;  // sized by the first recycling speculator
 };
 
@@ -158,8 +157,8 @@ class ReaderDrafter : public Drafter {
   Tokens reference_;          // predicted output, inserted into trie_ by begin()
   std::vector<const NextTokenSource*> sources_;  // trie_ first, then datastore, history_
   Tokens scratch_context_;
-  CostModel cost_;                         // verification cost on this machine
-  AcceptanceModel acceptance_;             // q(node | parent accepted): priors + this run
+  CostModel cost_;              // verification cost on this machine
+  AcceptanceModel acceptance_;  // q(node | parent accepted): priors + this run
   // This generation's shift of the estimates, one for the speculator's nodes and one for
   // retrieval's: the two miss their calibration independently (a text unlike the
   // calibration prompts can defeat recycled successors while its copies still hold).
@@ -167,12 +166,12 @@ class ReaderDrafter : public Drafter {
   AcceptanceRecalibration& recalibration(const NodeKind& k) {
     return recalibration_[k.source == DraftSource::kSpeculator ? 0 : 1];
   }
-  std::vector<double> priors_;             // greedy priors
-  std::vector<double> priors_sampled_;     // priors under sampling (empty: priors_)
-  bool sampled_ = false;                   // acceptance_ holds the sampled priors
-  bool calibrate_;                         // reader tune: no pruning, count everything
-  AcceptanceCounts calibration_;           // counts collected in calibration mode
-  std::vector<Proposal> proposals_;        // every proposal behind the last drafted tree
+  std::vector<double> priors_;          // greedy priors
+  std::vector<double> priors_sampled_;  // priors under sampling (empty: priors_)
+  bool sampled_ = false;                // acceptance_ holds the sampled priors
+  bool calibrate_;                      // reader tune: no pruning, count everything
+  AcceptanceCounts calibration_;        // counts collected in calibration mode
+  std::vector<Proposal> proposals_;     // every proposal behind the last drafted tree
 
   void add_retrieval_path(DraftTree& tree, int parent, TokenSpan context, int depth,
                           DraftSource source);

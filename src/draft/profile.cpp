@@ -1,11 +1,10 @@
 // Profile files: JSON in and out, the machine key, and where profiles live.
 #include "reader/profile.h"
 
+#include <fmt/format.h>
 #include <llama.h>
 
 #include <cstdio>
-#include <fmt/format.h>
-
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>

@@ -83,8 +83,7 @@ DraftTree ReaderDrafter::draft(TokenSpan context, int budget_cap) {
       int rank = 0;
       for (int c = tree.first_child(tree.parent(i)); c != i && c >= 0; c = tree.next_sibling(c))
         ++rank;
-      proposals_.push_back(
-          {i, speculator_kind(tree.depth(i), rank, speculator_strength(tree, i))});
+      proposals_.push_back({i, speculator_kind(tree.depth(i), rank, speculator_strength(tree, i))});
     }
   }
   if (use_retrieval_) {

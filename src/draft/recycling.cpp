@@ -77,8 +77,8 @@ class RecyclingSpeculator final : public Speculator {
 
 }  // namespace
 
-std::unique_ptr<Speculator> make_recycling_speculator(int n_vocab, std::vector<TemplateNode> tmpl,
-                                                      std::vector<RecycledSuccessor>* shared_table) {
+std::unique_ptr<Speculator> make_recycling_speculator(
+    int n_vocab, std::vector<TemplateNode> tmpl, std::vector<RecycledSuccessor>* shared_table) {
   return std::make_unique<RecyclingSpeculator>(n_vocab, std::move(tmpl), shared_table);
 }
 

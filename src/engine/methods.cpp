@@ -77,7 +77,8 @@ std::unique_ptr<Drafter> make_drafter(Model& model, const MethodConfig& config) 
   shape.validate_for(model.n_seq_max());
   std::unique_ptr<Speculator> speculator;
   bool retrieval = false;
-  std::vector<RecycledSuccessor>* shared_table = config.shared ? &config.shared->recycling_table : nullptr;
+  std::vector<RecycledSuccessor>* shared_table =
+      config.shared ? &config.shared->recycling_table : nullptr;
   switch (config.method) {
     case Method::kAutoregressive:  // returned above: AR and suffix need no speculator
     case Method::kSuffix:

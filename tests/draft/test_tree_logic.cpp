@@ -191,7 +191,6 @@ TEST(SamplingTest, PolicyIsDeterministicAndCoupled) {
   EXPECT_NEAR(ones / 20000.0, 0.75, 0.015);
 }
 
-
 // Token Recycling scores each node by how sure the model was, when it last saw the parent
 // token, that this successor follows: a softmax over its top candidates, multiplied down
 // the path. The drafter buckets that confidence into the node's kind.
