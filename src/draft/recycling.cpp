@@ -56,11 +56,14 @@ class RecyclingSpeculator final : public Speculator {
     for (const auto& [logit, token] : best_)
       if (token >= 0) total += std::exp(static_cast<double>(logit - best_[0].first));
     RecycledSuccessor* r = row(t);
+    const bool usable = total > 0 && std::isfinite(total);  // not a row of -inf or NaN
     for (int j = 0; j < k_; ++j) {
       const auto& [logit, token] = best_[static_cast<size_t>(j)];
       r[j].token = token;
       r[j].confidence =
-          static_cast<float>(std::exp(static_cast<double>(logit - best_[0].first)) / total);
+          usable && token >= 0
+              ? static_cast<float>(std::exp(static_cast<double>(logit - best_[0].first)) / total)
+              : 0.0f;
     }
   }
 
