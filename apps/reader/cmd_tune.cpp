@@ -64,8 +64,8 @@ Calibration calibrate(Model& model, const MethodConfig& config,
 // A speculator position's rate as it occurs: its confidence buckets weighted by how often
 // calibration saw each. (Sizing the template by its surest bucket instead gave a 6-node
 // template that drafted more and was no faster on prompts bench does not report.)
-double mean_speculator_rate(const AcceptanceCounts& counts, int depth, int rank) {
-  const std::vector<double> priors = acceptance_priors(counts);
+double mean_speculator_rate(const AcceptanceCounts& counts, const std::vector<double>& priors,
+                            int depth, int rank) {
   double weighted = 0, tried = 0;
   for (int strength = 0; strength < 4; ++strength) {
     const int cell = AcceptanceCounts::cell(speculator_kind(depth, rank, strength));
@@ -81,12 +81,14 @@ double mean_speculator_rate(const AcceptanceCounts& counts, int depth, int rank)
 // the calibrated rates (Theorem 1): prune the default template's least likely nodes.
 std::vector<TemplateNode> tuned_template(const std::vector<TemplateNode>& tmpl,
                                          const AcceptanceCounts& counts, const CostCurve& cost) {
+  const std::vector<double> priors = acceptance_priors(counts);
   DraftTree tree(0, static_cast<int>(tmpl.size()) + 1);
   std::vector<double> q = {1.0};
   for (size_t i = 0; i < tmpl.size(); ++i) {
     const int parent = tmpl[i].parent < 0 ? 0 : tmpl[i].parent + 1;
     tree.add(parent, static_cast<Token>(i + 1), DraftSource::kSpeculator);
-    q.push_back(mean_speculator_rate(counts, tree.depth(static_cast<int>(i) + 1), tmpl[i].rank));
+    q.push_back(
+        mean_speculator_rate(counts, priors, tree.depth(static_cast<int>(i) + 1), tmpl[i].rank));
   }
   const std::vector<int> keep = best_subtree(tree, q, cost);
   std::vector<int> new_index(tmpl.size() + 1, -1);
@@ -131,35 +133,29 @@ void write_plots(const Profile& p, const std::filesystem::path& stem) {
   }
   write_file(stem.string() + ".cost.svg", render_svg(cost));
 
-  const std::vector<double> priors = acceptance_priors(p.acceptance);
   BarChart acc{"Calibrated acceptance q(node | parent accepted) by kind", "q", {}, {}, {}, 0};
   // Speculator: by depth (rank 0); retrieval: by match length (this text / datastore only).
   for (int f = 1; f <= 8; ++f) acc.categories.push_back(std::to_string(f));
-  const auto put = [&](const std::string& series, NodeKind k, int f) {
+  const auto put = [&](const std::vector<double>& priors, const std::string& series, NodeKind k,
+                       int f) {
     if (std::find(acc.series.begin(), acc.series.end(), series) == acc.series.end())
       acc.series.push_back(series);
     acc.value[series][std::to_string(f)] = priors[static_cast<size_t>(AcceptanceCounts::cell(k))];
   };
+  const std::vector<double> greedy = acceptance_priors(p.acceptance);
   for (int f = 1; f <= 8; ++f) {
-    put("speculator top-1 at depth, confidence < 0.6", speculator_kind(f, 0, 1), f);
-    put("speculator top-1 at depth, confidence >= 0.9", speculator_kind(f, 0, 3), f);
-    put("widening, trie match length", {DraftSource::kWidening, f, 3, 0}, f);
-    put("widening, datastore match length", {DraftSource::kWidening, f, 3, 1}, f);
-    put("deepening, match length", {DraftSource::kDeepening, f, 3, 0}, f);
+    put(greedy, "speculator top-1 at depth, confidence < 0.6", speculator_kind(f, 0, 1), f);
+    put(greedy, "speculator top-1 at depth, confidence >= 0.9", speculator_kind(f, 0, 3), f);
+    put(greedy, "widening, trie match length", {DraftSource::kWidening, f, 3, 0}, f);
+    put(greedy, "widening, datastore match length", {DraftSource::kWidening, f, 3, 1}, f);
+    put(greedy, "deepening, match length", {DraftSource::kDeepening, f, 3, 0}, f);
   }
   if (p.acceptance_sampled.total_tried() > 0) {
     const std::vector<double> sampled = acceptance_priors(p.acceptance_sampled);
-    const std::string spec =
-        fmt::format("speculator top-1 at depth, confidence >= 0.9, T = {}", p.sampled_temperature);
-    const std::string wide =
-        fmt::format("widening, trie match length, T = {}", p.sampled_temperature);
-    acc.series.push_back(spec);
-    acc.series.push_back(wide);
+    const std::string t = fmt::format(", T = {}", p.sampled_temperature);
     for (int f = 1; f <= 8; ++f) {
-      const NodeKind ks = speculator_kind(f, 0, 3);
-      const NodeKind kw{DraftSource::kWidening, f, 3, 0};
-      acc.value[spec][std::to_string(f)] = sampled[static_cast<size_t>(AcceptanceCounts::cell(ks))];
-      acc.value[wide][std::to_string(f)] = sampled[static_cast<size_t>(AcceptanceCounts::cell(kw))];
+      put(sampled, "speculator top-1 at depth, confidence >= 0.9" + t, speculator_kind(f, 0, 3), f);
+      put(sampled, "widening, trie match length" + t, {DraftSource::kWidening, f, 3, 0}, f);
     }
   }
   write_file(stem.string() + ".acceptance.svg", render_svg(acc));

@@ -52,18 +52,16 @@ class RecyclingSpeculator final : public Speculator {
     // the tail it leaves out only matters when no candidate stands out.
     const int n = std::max(k_ + 1, kConfidenceCandidates);
     top_k_tokens(logits, n_vocab_, n, best_);
+    weights_.assign(best_.size(), 0.0);
     double total = 0;
-    for (const auto& [logit, token] : best_)
-      if (token >= 0) total += std::exp(static_cast<double>(logit - best_[0].first));
-    RecycledSuccessor* r = row(t);
+    for (size_t j = 0; j < best_.size(); ++j)
+      if (best_[j].second >= 0)
+        total += weights_[j] = std::exp(static_cast<double>(best_[j].first - best_[0].first));
     const bool usable = total > 0 && std::isfinite(total);  // not a row of -inf or NaN
+    RecycledSuccessor* r = row(t);
     for (int j = 0; j < k_; ++j) {
-      const auto& [logit, token] = best_[static_cast<size_t>(j)];
-      r[j].token = token;
-      r[j].confidence =
-          usable && token >= 0
-              ? static_cast<float>(std::exp(static_cast<double>(logit - best_[0].first)) / total)
-              : 0.0f;
+      r[j].token = best_[static_cast<size_t>(j)].second;
+      r[j].confidence = usable ? static_cast<float>(weights_[static_cast<size_t>(j)] / total) : 0.f;
     }
   }
 
@@ -76,6 +74,7 @@ class RecyclingSpeculator final : public Speculator {
   std::vector<RecycledSuccessor>& table_;      // [token][rank] -> successor
   std::vector<int> node_of_;                   // template node -> tree node this step
   std::vector<std::pair<float, Token>> best_;  // scratch for top-k
+  std::vector<double> weights_;                // scratch: best_'s exp(logit - top logit)
 };
 
 }  // namespace
