@@ -222,7 +222,6 @@ void run_tune(const TuneFlags& f) {
 
   CostProbe probe;
   probe.contexts = f.contexts;
-  probe.sizes = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
   probe.repeats = f.repeats;
   {
     ProgressBar bar("tune: cost");

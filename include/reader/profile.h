@@ -65,9 +65,12 @@ int effective_threads(const Model& model);
 
 // How the cost is probed: chains of each size decoded on top of each context length.
 struct CostProbe {
-  std::vector<int> contexts = {256, 1024, 2048};            // cached tokens (skipped if too long)
-  std::vector<int> sizes = {1, 2, 3, 4, 6, 8, 12, 16, 32};  // tokens per verification
-  int repeats = 3;                                          // timed rounds (after one warm-up)
+  std::vector<int> contexts = {256, 1024, 2048};  // cached tokens (skipped if too long)
+  // Tokens per verification: every size a draft commonly has, since llama.cpp's CPU kernels
+  // make some sizes cost as much as the next one up (here an odd n costs what n + 1 does),
+  // which a curve interpolated between sparse sizes would miss.
+  std::vector<int> sizes = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 24, 32};
+  int repeats = 3;  // timed rounds (after one warm-up)
 };
 // Measures c(n, L) on `model` (clears its KV cache). `progress` gets 0..1.
 CostModel measure_cost_model(Model& model, const CostProbe& probe,

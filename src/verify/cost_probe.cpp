@@ -141,7 +141,7 @@ CostModel cost_model_for(Model& model, const Profile* profile) {
                  "%s)\n",
                  model.description().c_str(), cache.parent_path().c_str());
   CostProbe quick;
-  quick.sizes = {1, 2, 3, 4, 6, 8, 12, 16};
+  quick.sizes = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 16};
   Profile p;
   p.model = model.description();
   p.tokenizer = model.tokenizer_fingerprint();
