@@ -1,7 +1,9 @@
 // reader serve: the OpenAI-compatible server (apps/server) over the batched engine.
 #include <pthread.h>
 #include <signal.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <thread>
@@ -21,7 +23,7 @@ struct ServeFlags {
   std::string method = "reader";
   std::string host = "127.0.0.1";
   int port = 8080;
-  int parallel = 8;
+  int parallel = 0;  // 0: as many as fit (sequences_that_fit)
   int queue = 64;
   std::string api_key;
   std::string model_id;
@@ -34,8 +36,23 @@ struct ServeFlags {
   std::string port_file;
 };
 
-void run_serve(const ServeFlags& f) {
-  if (f.parallel < 1 || f.parallel > 256) throw UsageError("--parallel must be in 1..256");
+// The default --parallel: up to 32 sequences, as many as a quarter of this machine's memory
+// holds in KV cache at --ctx cells each (a larger model or context gets fewer).
+int sequences_that_fit(const ModelOptions& options) {
+  ModelOptions vocab = options;
+  vocab.vocab_only = true;  // hyperparameters only, no weights
+  const double per_sequence = static_cast<double>(Model::load(vocab)->kv_bytes_per_cell()) *
+                              static_cast<double>(options.n_ctx);
+  const double memory =
+      static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
+  if (per_sequence <= 0 || memory <= 0) return 8;
+  return static_cast<int>(std::clamp(memory / 4 / per_sequence, 1.0, 32.0));
+}
+
+void run_serve(const ServeFlags& f_in) {
+  ServeFlags f = f_in;
+  if (f.parallel < 0 || f.parallel > 256) throw UsageError("--parallel must be in 0..256");
+  if (f.parallel == 0) f.parallel = sequences_that_fit(f.model.options());
   if (f.port < 0 || f.port > 65535) throw UsageError("--port must be in 0..65535");
   if (f.queue < 0) throw UsageError("--queue must be >= 0");
   const Method method = parse_method(f.method);
@@ -86,9 +103,13 @@ void run_serve(const ServeFlags& f) {
       so);
   const int port = server.bind();
   std::fprintf(
-      stderr, "reader serve: %s (%s) on http://%s:%d  method %s, %d sequences of %d tokens%s\n",
+      stderr,
+      "reader serve: %s (%s) on http://%s:%d  method %s, %d sequences of %d tokens (KV cache "
+      "%.0f MiB)%s\n",
       so.model_id.c_str(), model->description().c_str(), f.host.c_str(), port, f.method.c_str(),
-      f.parallel, model->n_ctx(), f.api_key.empty() ? "" : ", API key required");
+      f.parallel, model->n_ctx(),
+      static_cast<double>(model->kv_bytes_per_cell()) * model->n_ctx() * f.parallel / (1 << 20),
+      f.api_key.empty() ? "" : ", API key required");
   if (!f.port_file.empty()) {
     std::FILE* pf = std::fopen(f.port_file.c_str(), "w");
     if (!pf) throw UsageError("cannot write --port-file " + f.port_file);
@@ -125,7 +146,8 @@ void add_serve_command(CLI::App& app) {
   cmd->add_option("--host", flags->host, "address to listen on")->capture_default_str();
   cmd->add_option("--port", flags->port, "port (0: any free port)")->capture_default_str();
   cmd->add_option("--parallel", flags->parallel,
-                  "sequences generated at once; each gets --ctx cells of KV cache")
+                  "sequences generated at once, each with --ctx cells of KV cache (0: up to "
+                  "32, as many as a quarter of the memory holds)")
       ->capture_default_str();
   cmd->add_option("--queue", flags->queue, "requests that may wait beyond --parallel (then 429)")
       ->capture_default_str();

@@ -304,24 +304,66 @@ void Server::install_routes() {
                static_cast<int>(channel->prediction.size()) - accepted}};
           return u;
         };
-        if (!cr.stream) {
-          std::unique_lock lock(channel->mutex);
-          channel->ready.wait(lock, [&] { return channel->done; });
-          const GenerationResult& r = channel->result;
-          json choice = {{"index", 0}, {"finish_reason", finish_reason(r.stop_reason)}};
-          if (chat)
-            choice["message"] = {{"role", "assistant"}, {"content", r.text}};
-          else
-            choice["text"] = r.text, choice["logprobs"] = nullptr;
-          json body = {{"id", id},
-                       {"object", chat ? "chat.completion" : "text_completion"},
-                       {"created", created},
-                       {"model", options_.model_id},
-                       {"choices", json::array({choice})},
-                       {"usage", usage(r)}};
-          res.set_content(dump(body), "application/json");
+        // Done, or the client went away: a request still running is cancelled (its cells are
+        // freed by the engine at the next step). Both replies end here.
+        const auto release = [this, channel](bool success) {
+          bool done;
+          {
+            std::lock_guard lock(channel->mutex);
+            done = channel->done;
+          }
+          if (!done) {
+            engine_.cancel(channel->id);
+            wake_.notify_all();
+            std::unique_lock lock(channel->mutex);
+            channel->ready.wait_for(lock, std::chrono::seconds(30), [&] { return channel->done; });
+          }
           --in_flight_;
-          count_status(200);
+          count_status(success && done ? 200 : 499);
+        };
+        if (!cr.stream) {
+          // One JSON body, sent chunked: after the first second of generating, a space every
+          // 200 ms (JSON allows leading whitespace) finds out whether the client is still
+          // there. cpp-httplib 0.11 tells a handler of no other way, and a client that left
+          // would otherwise hold its sequence until max_tokens.
+          auto sent = std::make_shared<bool>(false);
+          auto first_wait = std::make_shared<bool>(true);
+          res.set_chunked_content_provider(
+              "application/json",
+              [=, this](size_t, httplib::DataSink& sink) -> bool {
+                try {
+                  if (*sent) return false;
+                  std::unique_lock lock(channel->mutex);
+                  const auto wait = std::chrono::milliseconds(*first_wait ? 1000 : 200);
+                  *first_wait = false;
+                  if (!channel->ready.wait_for(lock, wait, [&] { return channel->done; })) {
+                    lock.unlock();
+                    return sink.write(" ", 1);
+                  }
+                  const GenerationResult& r = channel->result;
+                  json choice = {{"index", 0}, {"finish_reason", finish_reason(r.stop_reason)}};
+                  if (chat)
+                    choice["message"] = {{"role", "assistant"}, {"content", r.text}};
+                  else
+                    choice["text"] = r.text, choice["logprobs"] = nullptr;
+                  const std::string body =
+                      dump(json{{"id", id},
+                                {"object", chat ? "chat.completion" : "text_completion"},
+                                {"created", created},
+                                {"model", options_.model_id},
+                                {"choices", json::array({choice})},
+                                {"usage", usage(r)}});
+                  lock.unlock();
+                  *sent = true;
+                  if (!sink.write(body.data(), body.size())) return false;
+                  sink.done();
+                  return true;
+                } catch (const std::exception& e) {
+                  std::fprintf(stderr, "reader serve: reply failed: %s\n", e.what());
+                  return false;
+                }
+              },
+              release);
           return;
         }
         // Streamed: one event per piece of text, then the finish reason, usage, [DONE].
@@ -383,24 +425,7 @@ void Server::install_routes() {
                 return false;
               }
             },
-            [this, channel](bool success) {
-              // Done, or the client went away: a request still running is cancelled (its
-              // cells are freed by the engine at the next step).
-              bool done;
-              {
-                std::lock_guard lock(channel->mutex);
-                done = channel->done;
-              }
-              if (!done) {
-                engine_.cancel(channel->id);
-                wake_.notify_all();
-                std::unique_lock lock(channel->mutex);
-                channel->ready.wait_for(lock, std::chrono::seconds(30),
-                                        [&] { return channel->done; });
-              }
-              --in_flight_;
-              count_status(success && done ? 200 : 499);
-            });
+            release);
       } catch (const ApiError& e) {
         send_error(res, e);
         count_status(e.status());

@@ -40,10 +40,10 @@ struct ModelOptions {
   // it ran alone, so batched outputs equal solo ones bit for bit (engine.h); drafts are
   // then chains, and n_seq_max streams are allocated.
   bool kv_unified = true;
-  int n_batch = 512;           // most tokens one decode() may carry
-  int n_seq_max = 64;          // sequence ids available (tree branches x sequences), <= 256
-  int n_threads = 0;           // 0: all hardware threads
-  bool flash_attn = false;     // measured slower on this CPU for small batches (README)
+  int n_batch = 512;        // most tokens one decode() may carry
+  int n_seq_max = 64;       // sequence ids available (tree branches x sequences), <= 256
+  int n_threads = 0;        // 0: all hardware threads
+  bool flash_attn = false;  // measured slower on this CPU for small batches (README)
   // KV-cache element type: "f16" (llama.cpp's default) or "q8_0". q8_0 with flash_attn
   // keeps llama.cpp's CPU attention on one per-row kernel for every batch size (README).
   std::string kv_type = "f16";
@@ -102,6 +102,9 @@ class Model {
                                   bool add_assistant = true) const;
   // Stable hash of the whole vocabulary (every token's text): datastores record it.
   std::uint64_t tokenizer_fingerprint() const { return fingerprint_; }
+  // Bytes of KV cache one cell of one sequence takes (keys and values of every layer, in
+  // options().kv_type): what sizing a server's sequences needs. Works loaded vocab-only.
+  std::size_t kv_bytes_per_cell() const;
 
   // --- evaluation ---------------------------------------------------------------------
   // One forward pass over the batch; throws ModelError if llama.cpp refuses it.

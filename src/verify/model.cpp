@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <mutex>
@@ -142,6 +143,31 @@ std::unique_ptr<Model> Model::load(const ModelOptions& options) {
   m->n_ctx_ = static_cast<int>(llama_n_ctx_seq(m->ctx_));
   m->batch_ = std::make_unique<BatchBuffer>(options.n_batch, options.n_seq_max);
   return m;
+}
+
+std::size_t Model::kv_bytes_per_cell() const {
+  // From the GGUF's metadata: a vocab-only load has no hyperparameters (llama.cpp aborts
+  // when asked for them), but it keeps every key.
+  char text[256] = {0};
+  const auto meta = [&](const std::string& key) -> std::string {
+    return llama_model_meta_val_str(model_, key.c_str(), text, sizeof text) > 0 ? text : "";
+  };
+  const std::string arch = meta("general.architecture");
+  const auto meta_int = [&](const std::string& key, int fallback) {
+    const int v = std::atoi(meta(arch + "." + key).c_str());  // 0 for absent or per-layer arrays
+    return v > 0 ? v : fallback;
+  };
+  const int n_layer = meta_int("block_count", 1);
+  const int n_head = meta_int("attention.head_count", 1);
+  const int n_head_kv = meta_int("attention.head_count_kv", n_head);
+  const int head_dim = meta_int("embedding_length", n_head) / n_head;
+  const int k_len = meta_int("attention.key_length", head_dim);
+  const int v_len = meta_int("attention.value_length", head_dim);
+  const double bytes_per_element = options_.kv_type == "f32"    ? 4.0
+                                   : options_.kv_type == "q8_0" ? 34.0 / 32.0
+                                                                : 2.0;
+  return static_cast<std::size_t>(static_cast<double>(n_layer) * n_head_kv * (k_len + v_len) *
+                                  bytes_per_element);
 }
 
 Model::~Model() {

@@ -55,5 +55,18 @@ TEST(ChatTemplateTest, MultiTurnPromptFollowsTheModelsOwnFirstAnswer) {
   EXPECT_EQ(render_chat_prompt(m, single, 16), m.apply_chat_template("Hi"));
 }
 
+// The server sizes its default --parallel by this; llama.cpp itself reports 1440 MiB for
+// SmolLM2 at 32 x 2048 cells and 192 + 960 MiB for Gemma 3 (f16), i.e. these per cell.
+TEST(ModelMetadataTest, KvBytesPerCellMatchesLlamaCppsAllocation) {
+  ModelOptions o;
+  o.vocab_only = true;  // what the server loads to decide, before the real load
+  o.path = default_model_path();
+  EXPECT_EQ(Model::load(o)->kv_bytes_per_cell(), 23040u);  // 30 layers x 3 heads x 2 x 64 x 2 B
+  o.path = gemma3_model_path();
+  EXPECT_EQ(Model::load(o)->kv_bytes_per_cell(), 18432u);  // 18 layers x 1 head x 2 x 256 x 2 B
+  o.kv_type = "q8_0";
+  EXPECT_EQ(Model::load(o)->kv_bytes_per_cell(), 9792u);
+}
+
 }  // namespace
 }  // namespace reader::test
