@@ -123,15 +123,25 @@ void Engine::admit() {
       waiting_.pop_front();
     }
     const Tokens& prompt = seq->request.prompt;
+    // Running neighbours of slot s: llama.cpp puts only consecutive sequence ids of its
+    // per-sequence KV streams in one pass (split_equal), so a slot next to running ones keeps
+    // the step one forward pass, and one between two of them joins two passes into one.
+    const auto neighbours = [&](size_t s) {
+      return (s > 0 && slots_[s - 1] ? 1 : 0) + (s + 1 < slots_.size() && slots_[s + 1] ? 1 : 0);
+    };
     int best = -1;
     size_t best_common = 0;
     for (size_t s = 0; s < slots_.size(); ++s) {
       if (slots_[s]) continue;
       const size_t common = options_.reuse_prefix ? common_prefix(cached_[s], prompt) : 0;
-      // Ties go to the slot caching least, so other caches survive longer.
+      const auto b = static_cast<size_t>(best);
+      // The longest cached prefix first (its cells need no prefill); among equals (often
+      // just the chat template's system prompt) the slot with most running neighbours, then
+      // the one caching least, so other caches survive longer.
       if (best < 0 || common > best_common ||
           (common == best_common &&
-           cached_[s].size() < cached_[static_cast<size_t>(best)].size())) {
+           (neighbours(s) > neighbours(b) ||
+            (neighbours(s) == neighbours(b) && cached_[s].size() < cached_[b].size())))) {
         best = static_cast<int>(s);
         best_common = common;
       }

@@ -186,5 +186,44 @@ TEST(EngineLifecycle, PromptCacheReusesCellsAndKeepsOutputExact) {
   EXPECT_EQ(results[1].tokens, generate_autoregressive(solo, second, opts).tokens);
 }
 
+// llama.cpp decodes only consecutive sequence ids of per-sequence KV streams in one pass, so
+// a joining request should sit next to running ones, not wherever the smallest cache is.
+TEST(EngineLifecycle, JoiningRequestsSitNextToRunningOnes) {
+  Model& m = stream_model(4);
+  EngineOptions eo;
+  eo.max_sequences = 4;
+  Engine engine(m, eo);
+  // Four unrelated prompts (no shared first token) fill slots 0-3 and stay cached there,
+  // smallest in slot 0, then slot 2.
+  const auto prompt = [](Token first, int length) {
+    Tokens t;
+    for (int i = 0; i < length; ++i) t.push_back(first + i);
+    return t;
+  };
+  const auto request = [](Tokens tokens, int max_tokens) {
+    Request r;
+    r.prompt = std::move(tokens);
+    r.options.max_tokens = max_tokens;
+    return r;
+  };
+  for (auto [first, length] : {std::pair{1000, 10}, {2000, 40}, {3000, 12}, {4000, 50}})
+    engine.submit(request(prompt(first, length), 1));
+  engine.run_until_idle();
+  std::vector<int> before;
+  for (int s = 0; s < 4; ++s) before.push_back(m.kv_pos_max(s));
+  ASSERT_LT(before[0], before[2]);
+  ASSERT_LT(before[2], before[1]);
+  // Two new unrelated requests: the first takes the smallest cache (slot 0); the second
+  // takes slot 1, beside it, although slot 2 caches less.
+  engine.submit(request(prompt(5000, 16), 8));
+  engine.submit(request(prompt(6000, 16), 8));
+  engine.step();
+  EXPECT_NE(m.kv_pos_max(0), before[0]);
+  EXPECT_NE(m.kv_pos_max(1), before[1]);
+  EXPECT_EQ(m.kv_pos_max(2), before[2]);
+  EXPECT_EQ(m.kv_pos_max(3), before[3]);
+  engine.run_until_idle();
+}
+
 }  // namespace
 }  // namespace reader::test
