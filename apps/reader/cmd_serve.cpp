@@ -36,13 +36,17 @@ struct ServeFlags {
   std::string port_file;
 };
 
+// Bytes of KV cache `sequences` sequences of `cells` cells each take.
+double kv_cache_bytes(const Model& model, int cells, int sequences) {
+  return static_cast<double>(model.kv_bytes_per_cell()) * cells * sequences;
+}
+
 // The default --parallel: up to 32 sequences, as many as a quarter of this machine's memory
 // holds in KV cache at --ctx cells each (a larger model or context gets fewer).
 int sequences_that_fit(const ModelOptions& options) {
   ModelOptions vocab = options;
   vocab.vocab_only = true;  // hyperparameters only, no weights
-  const double per_sequence = static_cast<double>(Model::load(vocab)->kv_bytes_per_cell()) *
-                              static_cast<double>(options.n_ctx);
+  const double per_sequence = kv_cache_bytes(*Model::load(vocab), options.n_ctx, 1);
   const double memory =
       static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
   if (per_sequence <= 0 || memory <= 0) return 8;
@@ -107,8 +111,7 @@ void run_serve(const ServeFlags& f_in) {
       "reader serve: %s (%s) on http://%s:%d  method %s, %d sequences of %d tokens (KV cache "
       "%.0f MiB)%s\n",
       so.model_id.c_str(), model->description().c_str(), f.host.c_str(), port, f.method.c_str(),
-      f.parallel, model->n_ctx(),
-      static_cast<double>(model->kv_bytes_per_cell()) * model->n_ctx() * f.parallel / (1 << 20),
+      f.parallel, model->n_ctx(), kv_cache_bytes(*model, model->n_ctx(), f.parallel) / (1 << 20),
       f.api_key.empty() ? "" : ", API key required");
   if (!f.port_file.empty()) {
     std::FILE* pf = std::fopen(f.port_file.c_str(), "w");

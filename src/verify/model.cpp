@@ -163,11 +163,12 @@ std::size_t Model::kv_bytes_per_cell() const {
   const int head_dim = meta_int("embedding_length", n_head) / n_head;
   const int k_len = meta_int("attention.key_length", head_dim);
   const int v_len = meta_int("attention.value_length", head_dim);
-  const double bytes_per_element = options_.kv_type == "f32"    ? 4.0
-                                   : options_.kv_type == "q8_0" ? 34.0 / 32.0
-                                                                : 2.0;
-  return static_cast<std::size_t>(static_cast<double>(n_layer) * n_head_kv * (k_len + v_len) *
-                                  bytes_per_element);
+  // The element size of the type the context is created with (q8_0: 34 bytes per block of
+  // 32), as a ratio: ggml_row_size would abort on a row that is not whole blocks.
+  const ggml_type type = kv_cache_type(options_.kv_type);
+  return static_cast<std::size_t>(n_layer) * static_cast<std::size_t>(n_head_kv) *
+         static_cast<std::size_t>(k_len + v_len) * ggml_type_size(type) /
+         static_cast<std::size_t>(ggml_blck_size(type));
 }
 
 Model::~Model() {
