@@ -134,7 +134,7 @@ void write_plots(const Profile& p, const std::filesystem::path& stem) {
   write_file(stem.string() + ".cost.svg", render_svg(cost));
 
   BarChart acc{"Calibrated acceptance q(node | parent accepted) by kind", "q", {}, {}, {}, 0};
-  // Speculator: by depth (rank 0); retrieval: by match length (this text / datastore only).
+  // Speculator: by depth (rank 0); retrieval: by match length and which sources agree.
   for (int f = 1; f <= 8; ++f) acc.categories.push_back(std::to_string(f));
   const auto put = [&](const std::vector<double>& priors, const std::string& series, NodeKind k,
                        int f) {
@@ -146,19 +146,39 @@ void write_plots(const Profile& p, const std::filesystem::path& stem) {
   for (int f = 1; f <= 8; ++f) {
     put(greedy, "speculator top-1 at depth, confidence < 0.6", speculator_kind(f, 0, 1), f);
     put(greedy, "speculator top-1 at depth, confidence >= 0.9", speculator_kind(f, 0, 3), f);
-    put(greedy, "widening, trie match length", {DraftSource::kWidening, f, 3, 0}, f);
-    put(greedy, "widening, datastore match length", {DraftSource::kWidening, f, 3, 1}, f);
-    put(greedy, "deepening, match length", {DraftSource::kDeepening, f, 3, 0}, f);
+    put(greedy, "widening by match length, this text's guess",
+        {DraftSource::kWidening, f, 3, Agreement::kText}, f);
+    put(greedy, "widening by match length, the datastore's guess",
+        {DraftSource::kWidening, f, 3, Agreement::kLongTerm}, f);
+    put(greedy, "widening by match length, both sources' guess",
+        {DraftSource::kWidening, f, 3, Agreement::kBoth}, f);
+    put(greedy, "deepening by match length, this text's guess",
+        {DraftSource::kDeepening, f, 3, Agreement::kText}, f);
   }
   if (p.acceptance_sampled.total_tried() > 0) {
     const std::vector<double> sampled = acceptance_priors(p.acceptance_sampled);
     const std::string t = fmt::format(", T = {}", p.sampled_temperature);
     for (int f = 1; f <= 8; ++f) {
       put(sampled, "speculator top-1 at depth, confidence >= 0.9" + t, speculator_kind(f, 0, 3), f);
-      put(sampled, "widening, trie match length" + t, {DraftSource::kWidening, f, 3, 0}, f);
+      put(sampled, "widening by match length, this text's guess" + t,
+          {DraftSource::kWidening, f, 3, Agreement::kText}, f);
     }
   }
   write_file(stem.string() + ".acceptance.svg", render_svg(acc));
+}
+
+const char* agreement_name(Agreement a) {
+  switch (a) {
+    case Agreement::kText:
+      return "this text's guess";
+    case Agreement::kLongTerm:
+      return "datastore's guess";
+    case Agreement::kBoth:
+      return "both guess it";
+    case Agreement::kNeither:
+      return "neither's own guess";
+  }
+  return "?";
 }
 
 void print_acceptance(const AcceptanceCounts& counts) {
@@ -173,7 +193,7 @@ void print_acceptance(const AcceptanceCounts& counts) {
                               ? fmt::format("depth {} rank {} confidence {}", k.feature / 4 + 1,
                                             k.feature % 4, k.strength)
                               : fmt::format("match {} share {} {}", k.feature, k.strength,
-                                            k.store ? "datastore" : "trie");
+                                            agreement_name(k.agreement));
     std::printf("| %s | %s | %.2f | %.0f |\n", std::string(to_string(k.source)).c_str(),
                 feature.c_str(), priors[static_cast<size_t>(cell)], counts.tried(cell));
   }

@@ -48,11 +48,12 @@ Tokens search_path(TokenSpan context, const SearchOptions& opts,
 
 // One level of a SearchPath: the token drafted and the evidence behind it.
 struct SearchStep {
-  Token token = 0;          // drafted token
-  int match_len = 0;        // context suffix length the winning sources matched
-  std::uint64_t count = 0;  // merged count of the token
-  std::uint64_t total = 0;  // merged count of all candidates at this level
-  std::uint32_t sources = 0;  // bit k: sources[k] matched the context at match_len
+  Token token = 0;             // drafted token
+  int match_len = 0;           // context suffix length the winning sources matched
+  std::uint64_t count = 0;     // merged count of the token
+  std::uint64_t total = 0;     // merged count of all candidates at this level
+  std::uint32_t sources = 0;   // bit k: sources[k] matched the context at match_len
+  std::uint32_t agreeing = 0;  // bit k: sources[k]'s own top token (at its own longest match)
 };
 // search_path with the evidence per level (what the cost-aware tree builder weighs).
 std::vector<SearchStep> search_path_steps(TokenSpan context, const SearchOptions& opts,

@@ -53,19 +53,32 @@ class CostModel {
 // Xeon at 512 cached tokens (README, "Tree sizes"), the same curve at every context.
 CostModel fallback_cost_model();
 
+// Retrieval: which sources, each at its own longest match, rank the drafted token first. The
+// merged ranking follows the longest match, so a datastore phrase can outvote this text's own
+// continuation; calibration prompts accept such a token 5-20% of the time, and one both agree
+// on more often than either alone (README, "Calibration").
+enum class Agreement : std::uint8_t {
+  kText = 0,      // this text's trie (prompt, output so far, prediction) only
+  kLongTerm = 1,  // only the long-term sources (datastore, earlier outputs)
+  kBoth = 2,      // the trie and a long-term source
+  kNeither = 3,   // no source alone: the merged counts chose it
+};
+inline constexpr int kAgreements = 4;
+
 // What a node's acceptance depends on: who drafted it and with how much evidence.
 struct NodeKind {
   DraftSource source = DraftSource::kSpeculator;  // speculator, widening or deepening
   int feature = 0;   // speculator: 4 * (depth - 1) + sibling rank; retrieval: match length
   int strength = 0;  // share of the evidence, buckets 0..3: retrieval, of its level's counts;
                      // speculator, of the probability its source row gave (its confidence)
-  int store = 0;     // retrieval: 0 if this text (the trie) matched, 1 the datastore only
+  Agreement agreement = Agreement::kText;  // retrieval: which sources' own best guess it is
 };
 
 // The kind of a speculator node at `depth` (1 = child of the root) holding its parent's
 // rank-th guess with confidence bucket `strength`; the drafter and reader tune agree on it.
 inline NodeKind speculator_kind(int depth, int rank, int strength = 0) {
-  return {DraftSource::kSpeculator, std::min(depth - 1, 15) * 4 + std::min(rank, 3), strength, 0};
+  return {DraftSource::kSpeculator, std::min(depth - 1, 15) * 4 + std::min(rank, 3), strength,
+          Agreement::kText};
 }
 
 // Acceptance counts per kind of node: how often a node was accepted when its parent was.
@@ -73,7 +86,7 @@ inline NodeKind speculator_kind(int depth, int rank, int strength = 0) {
 class AcceptanceCounts {
  public:
   static constexpr int kFeatures = 64;
-  static constexpr int kCells = 3 * kFeatures * 4 * 2;
+  static constexpr int kCells = 3 * kFeatures * 4 * kAgreements;
   AcceptanceCounts();
   void add(const NodeKind& kind, bool accepted, double weight = 1.0);
   double accepted(int cell) const { return accepted_[static_cast<size_t>(cell)]; }

@@ -11,7 +11,7 @@ namespace reader {
 namespace {
 
 constexpr int kStrengths = 4;
-constexpr int kStores = 2;
+constexpr int kStores = kAgreements;
 constexpr int kSources = 3;
 // Pseudo-observations a group's estimate lends to the finer group below it.
 constexpr double kBackoffWeight = 4.0;
@@ -30,7 +30,10 @@ double structural_default(int source, int feature, int store) {
     return rank > 0 ? 0.05 : depth == 1 ? 0.2 : 0.15;
   }
   const double trie = std::min(0.5, 0.05 * feature);
-  return store == 0 ? trie : 0.6 * trie;
+  const auto agreement = static_cast<Agreement>(store);
+  return agreement == Agreement::kText || agreement == Agreement::kBoth ? trie
+         : agreement == Agreement::kLongTerm                            ? 0.6 * trie
+                                                                        : 0.3 * trie;
 }
 
 // Weighted isotonic (non-decreasing) regression by pool-adjacent-violators.
@@ -64,13 +67,13 @@ AcceptanceCounts::AcceptanceCounts()
 int AcceptanceCounts::cell(const NodeKind& k) {
   const int f = std::clamp(k.feature, 0, kFeatures - 1);
   const int s = std::clamp(k.strength, 0, kStrengths - 1);
-  const int st = std::clamp(k.store, 0, kStores - 1);
+  const int st = std::clamp(static_cast<int>(k.agreement), 0, kStores - 1);
   return ((source_index(k.source) * kFeatures + f) * kStrengths + s) * kStores + st;
 }
 
 NodeKind AcceptanceCounts::kind(int cell) {
   NodeKind k;
-  k.store = cell % kStores;
+  k.agreement = static_cast<Agreement>(cell % kStores);
   cell /= kStores;
   k.strength = cell % kStrengths;
   cell /= kStrengths;

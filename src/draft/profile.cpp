@@ -21,7 +21,7 @@ namespace reader {
 namespace {
 
 using nlohmann::json;
-constexpr int kFormatVersion = 1;
+constexpr int kFormatVersion = 2;
 
 // The CPU as /proc/cpuinfo names it, with what tells apart two hosts sold under one name
 // (cloud VMs often report just "AMD EPYC"): family, model, stepping, cache and CPU count.
@@ -87,7 +87,7 @@ std::filesystem::path default_profile_path(const std::filesystem::path& model_pa
 
 namespace {
 
-// Counts as a list of the cells that were tried: {source, feature, strength, store, ...}.
+// Counts as a list of the cells that were tried: {source, feature, strength, agreement, ...}.
 json acceptance_to_json(const AcceptanceCounts& counts) {
   json acc = json::array();
   for (int cell = 0; cell < AcceptanceCounts::kCells; ++cell) {
@@ -96,7 +96,7 @@ json acceptance_to_json(const AcceptanceCounts& counts) {
     acc.push_back({{"source", source_name(k.source)},
                    {"feature", k.feature},
                    {"strength", k.strength},
-                   {"store", k.store},
+                   {"agreement", static_cast<int>(k.agreement)},
                    {"accepted", counts.accepted(cell)},
                    {"tried", counts.tried(cell)}});
   }
@@ -110,10 +110,11 @@ AcceptanceCounts acceptance_from_json(const json& list, const std::string& where
     k.source = parse_source(a.at("source").get<std::string>());
     k.feature = detail::json_int(a.at("feature"), "feature");
     k.strength = detail::json_int(a.at("strength"), "strength");
-    k.store = detail::json_int(a.at("store"), "store");
+    const int agreement = detail::json_int(a.at("agreement"), "agreement");
     if (k.feature < 0 || k.feature >= AcceptanceCounts::kFeatures || k.strength < 0 ||
-        k.strength > 3 || k.store < 0 || k.store > 1)
+        k.strength > 3 || agreement < 0 || agreement >= kAgreements)
       throw ProfileError(where + ": acceptance entry out of range");
+    k.agreement = static_cast<Agreement>(agreement);
     counts.set(AcceptanceCounts::cell(k), a.at("accepted").get<double>(),
                a.at("tried").get<double>());
   }

@@ -68,9 +68,11 @@ void ReaderDrafter::add_retrieval_path(DraftTree& tree, int parent, TokenSpan co
   for (const SearchStep& step : search_path_steps(context, opts, sources_)) {
     parent = tree.add(parent, step.token, source);
     if (parent < 0) break;
-    // Source 0 is this text's trie; a level matched only by the datastore is weaker.
-    const int store = (step.sources & 1u) ? 0 : 1;
-    proposals_.push_back({parent, {source, step.match_len, strength_bucket(step), store}});
+    // Source 0 is this text's trie, the others are long-term.
+    const bool text = (step.agreeing & 1u) != 0, long_term = (step.agreeing & ~1u) != 0;
+    const Agreement agreement = text ? (long_term ? Agreement::kBoth : Agreement::kText)
+                                     : (long_term ? Agreement::kLongTerm : Agreement::kNeither);
+    proposals_.push_back({parent, {source, step.match_len, strength_bucket(step), agreement}});
   }
 }
 

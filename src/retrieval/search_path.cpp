@@ -25,12 +25,16 @@ class Merger {
     candidates_.clear();
     match_len_ = 0;
     sources_mask_ = 0;
+    own_top_.assign(sources_.size(), -1);
     int contributing = 0;
     for (std::size_t k = 0; k < sources_.size(); ++k) {
       const NextTokenSource* source = sources_[k];
       const std::size_t before = candidates_.size();
       const int len = source->append_next_token_counts(context, max_suffix_len, candidates_);
       if (candidates_.size() == before) continue;
+      own_top_[k] = std::min_element(candidates_.begin() + static_cast<std::ptrdiff_t>(before),
+                                     candidates_.end(), ranks_before)
+                        ->token;
       if (len > match_len_) {  // a longer match replaces what shorter ones contributed
         candidates_.erase(candidates_.begin(),
                           candidates_.begin() + static_cast<std::ptrdiff_t>(before));
@@ -70,6 +74,14 @@ class Merger {
   std::vector<TokenCount>& candidates() { return candidates_; }
   int match_len() const { return match_len_; }
   std::uint32_t sources_mask() const { return sources_mask_; }
+  // Sources whose own best guess, at their own longest match, is `token`.
+  std::uint32_t agreeing(Token token) const {
+    std::uint32_t mask = 0;
+    for (std::size_t k = 0; k < own_top_.size(); ++k)
+      if (own_top_[k] == static_cast<std::int64_t>(token))
+        mask |= 1u << std::min<std::size_t>(k, 31);
+    return mask;
+  }
   std::uint64_t total() const {
     std::uint64_t t = 0;
     for (const TokenCount& c : candidates_) t += c.count;
@@ -81,6 +93,7 @@ class Merger {
   std::vector<TokenCount> candidates_;               // merged counts of the current level
   int match_len_ = 0;                                // suffix length the candidates come from
   std::uint32_t sources_mask_ = 0;                   // which sources matched at match_len_
+  std::vector<std::int64_t> own_top_;                // per source: its own top token, -1 none
 };
 
 std::uint64_t min_count_of(const SearchOptions& opts) {
@@ -114,8 +127,8 @@ std::vector<SearchStep> search_path_steps(TokenSpan context, const SearchOptions
     merger.collect(TokenSpan(work).last(std::min(window, work.size())), opts.max_suffix_len);
     const TokenCount* best = merger.top(min_count);
     if (best == nullptr) break;
-    path.push_back(
-        {best->token, merger.match_len(), best->count, merger.total(), merger.sources_mask()});
+    path.push_back({best->token, merger.match_len(), best->count, merger.total(),
+                    merger.sources_mask(), merger.agreeing(best->token)});
     work.push_back(best->token);
   }
   return path;

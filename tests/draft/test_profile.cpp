@@ -66,7 +66,7 @@ TEST(AcceptancePriorsTest, FollowStrongEvidenceAndStayInRange) {
   for (int round = 0; round < 50; ++round) {
     AcceptanceCounts counts;
     NodeKind k{DraftSource::kWidening, 1 + static_cast<int>(rng() % 12),
-               static_cast<int>(rng() % 4), static_cast<int>(rng() % 2)};
+               static_cast<int>(rng() % 4), static_cast<Agreement>(rng() % kAgreements)};
     const double rate = std::uniform_real_distribution<double>(0, 1)(rng);
     for (int i = 0; i < 2000; ++i)
       counts.add(k, std::uniform_real_distribution<double>(0, 1)(rng) < rate);
@@ -86,15 +86,15 @@ TEST(AcceptancePriorsTest, RetrievalIsNonDecreasingInMatchLength) {
   std::mt19937 rng(5);
   AcceptanceCounts counts;
   for (int i = 0; i < 5000; ++i) {
-    NodeKind k{DraftSource::kWidening, 1 + static_cast<int>(rng() % 16), 3, 0};
+    NodeKind k{DraftSource::kWidening, 1 + static_cast<int>(rng() % 16), 3, Agreement::kText};
     counts.add(k, rng() % 3 == 0);  // noise: no real trend
   }
   const std::vector<double> priors = acceptance_priors(counts);
   for (int f = 2; f < AcceptanceCounts::kFeatures; ++f) {
-    const double a =
-        priors[static_cast<size_t>(AcceptanceCounts::cell({DraftSource::kWidening, f - 1, 3, 0}))];
-    const double b =
-        priors[static_cast<size_t>(AcceptanceCounts::cell({DraftSource::kWidening, f, 3, 0}))];
+    const double a = priors[static_cast<size_t>(
+        AcceptanceCounts::cell({DraftSource::kWidening, f - 1, 3, Agreement::kText}))];
+    const double b = priors[static_cast<size_t>(
+        AcceptanceCounts::cell({DraftSource::kWidening, f, 3, Agreement::kText}))];
     EXPECT_LE(a, b + 1e-12) << "feature " << f;
   }
 }
@@ -103,14 +103,14 @@ TEST(AcceptancePriorsTest, UncalibratedDefaultsAreCautious) {
   // Without calibration a speculator node must not look worth a drafted token at c(2) ~ 1.2,
   // except the top-1 guess, and retrieval only with long matches.
   const AcceptanceModel m;
-  EXPECT_LT(m.estimate({DraftSource::kSpeculator, 1, 0, 0}), 0.1);
-  EXPECT_LT(m.estimate({DraftSource::kWidening, 2, 3, 0}), 0.15);
-  EXPECT_GT(m.estimate({DraftSource::kWidening, 8, 3, 0}), 0.3);
+  EXPECT_LT(m.estimate({DraftSource::kSpeculator, 1, 0, Agreement::kText}), 0.1);
+  EXPECT_LT(m.estimate({DraftSource::kWidening, 2, 3, Agreement::kText}), 0.15);
+  EXPECT_GT(m.estimate({DraftSource::kWidening, 8, 3, Agreement::kText}), 0.3);
 }
 
 TEST(AcceptanceModelTest, LearnsOnlineFromThePrior) {
   AcceptanceModel m(acceptance_priors(AcceptanceCounts{}), 8.0);
-  const NodeKind k{DraftSource::kWidening, 4, 2, 0};
+  const NodeKind k{DraftSource::kWidening, 4, 2, Agreement::kText};
   const double before = m.estimate(k);
   for (int i = 0; i < 40; ++i) m.record(k, true);
   EXPECT_GT(m.estimate(k), 0.8);
@@ -166,9 +166,9 @@ TEST_F(ProfileFileTest, RoundTrips) {
   p.threads = 2;
   p.cost = CostModel({{256, CostCurve({{1, 1.0}, {2, 1.2}, {8, 2.5}})},
                       {1024, CostCurve({{1, 1.0}, {2, 1.3}, {8, 3.0}})}});
-  p.acceptance.add({DraftSource::kWidening, 5, 2, 1}, true);
-  p.acceptance.add({DraftSource::kWidening, 5, 2, 1}, false);
-  p.acceptance.add({DraftSource::kSpeculator, 4, 0, 0}, true);
+  p.acceptance.add({DraftSource::kWidening, 5, 2, Agreement::kLongTerm}, true);
+  p.acceptance.add({DraftSource::kWidening, 5, 2, Agreement::kLongTerm}, false);
+  p.acceptance.add({DraftSource::kSpeculator, 4, 0, Agreement::kText}, true);
   TreeShape shape;
   shape.speculator = {{-1, 0}, {0, 0}};
   p.shape = shape;
@@ -189,7 +189,7 @@ TEST_F(ProfileFileTest, RoundTrips) {
   EXPECT_EQ(q.shape->speculator.size(), 2u);
   EXPECT_EQ(q.acceptance_sampled.total_tried(), 0.0);  // not calibrated under sampling
 
-  p.acceptance_sampled.add({DraftSource::kWidening, 5, 2, 1}, false);
+  p.acceptance_sampled.add({DraftSource::kWidening, 5, 2, Agreement::kLongTerm}, false);
   p.sampled_temperature = 0.8;
   save_profile(p, dir_ / "p.json");
   const Profile r = load_profile(dir_ / "p.json");
@@ -216,32 +216,32 @@ TEST_F(ProfileFileTest, BadFilesGiveOneLineErrors) {
   expect_error(write("garbage.json", "{not json"), "corrupt");
   expect_error(write("other.json", R"({"format": "something else"})"), "not a reader profile");
   expect_error(write("version.json", R"({"format": "reader-profile", "version": 99})"), "version");
-  expect_error(write("nocost.json", R"({"format": "reader-profile", "version": 1, "model": "m",
+  expect_error(write("nocost.json", R"({"format": "reader-profile", "version": 2, "model": "m",
     "tokenizer_fingerprint": "00", "machine": "x", "threads": 2, "acceptance": []})"),
                "corrupt");
-  expect_error(write("badcurve.json", R"({"format": "reader-profile", "version": 1, "model": "m",
+  expect_error(write("badcurve.json", R"({"format": "reader-profile", "version": 2, "model": "m",
     "tokenizer_fingerprint": "00", "machine": "x", "threads": 2,
     "cost": [{"context": 256, "curve": [[2, 1.0]]}], "acceptance": []})"),
                "corrupt");
-  expect_error(write("badcounts.json", R"({"format": "reader-profile", "version": 1, "model": "m",
+  expect_error(write("badcounts.json", R"({"format": "reader-profile", "version": 2, "model": "m",
     "tokenizer_fingerprint": "00", "machine": "x", "threads": 2,
     "cost": [{"context": 256, "curve": [[1, 1.0]]}],
-    "acceptance": [{"source": "widening", "feature": 3, "strength": 0, "store": 0,
+    "acceptance": [{"source": "widening", "feature": 3, "strength": 0, "agreement": 0,
                     "accepted": 5, "tried": 2}]})"),
                "corrupt");
-  expect_error(write("badsource.json", R"({"format": "reader-profile", "version": 1, "model": "m",
+  expect_error(write("badsource.json", R"({"format": "reader-profile", "version": 2, "model": "m",
     "tokenizer_fingerprint": "00", "machine": "x", "threads": 2,
     "cost": [{"context": 256, "curve": [[1, 1.0]]}],
-    "acceptance": [{"source": "oracle", "feature": 3, "strength": 0, "store": 0,
+    "acceptance": [{"source": "oracle", "feature": 3, "strength": 0, "agreement": 0,
                     "accepted": 1, "tried": 2}]})"),
                "source");
-  expect_error(write("badtemp.json", R"({"format": "reader-profile", "version": 1, "model": "m",
+  expect_error(write("badtemp.json", R"({"format": "reader-profile", "version": 2, "model": "m",
     "tokenizer_fingerprint": "00", "machine": "x", "threads": 2,
     "cost": [{"context": 256, "curve": [[1, 1.0]]}], "acceptance": [],
     "acceptance_sampled": [], "sampled_temperature": -1})"),
                "sampled_temperature");
   // Found by fuzz/fuzz_profile (see CostModelTest and TreeShapeTest above).
-  const std::string head = R"({"format": "reader-profile", "version": 1, "model": "m",
+  const std::string head = R"({"format": "reader-profile", "version": 2, "model": "m",
     "tokenizer_fingerprint": "00", "machine": "x", "acceptance": [], )";
   expect_error(write("bigversion.json", R"({"format": "reader-profile", "version": 1e90})"),
                "corrupt");

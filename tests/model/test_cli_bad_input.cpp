@@ -124,7 +124,7 @@ TEST(BadProfile, MissingCorruptAndForeignProfiles) {
   const auto corrupt = temp_file("corrupt.profile.json", "{\"format\": \"reader-profile\", ");
   expect_clean_error(run_cli(gen + corrupt.string()), "corrupt");
   const auto foreign = temp_file("foreign.profile.json", R"({"format": "reader-profile",
-    "version": 1, "model": "some other model", "tokenizer_fingerprint": "0000000000000001",
+    "version": 2, "model": "some other model", "tokenizer_fingerprint": "0000000000000001",
     "machine": "x", "threads": 2, "cost": [{"context": 256, "curve": [[1, 1.0], [2, 1.2]]}],
     "acceptance": []})");
   expect_clean_error(run_cli(gen + foreign.string()), "tuned for another model");

@@ -211,6 +211,50 @@ TEST(SearchTest, LongestMatchWinsOverHigherCounts) {
   EXPECT_EQ(steps[0].total, 1u);
 }
 
+TEST(SearchTest, StepsSayWhichSourcesMatchedAndWhichAgree) {
+  // Per level: `sources` marks the sources whose match is the longest, `agreeing` those whose
+  // own best guess (highest count at their own longest match, lower token on ties) was drafted.
+  std::mt19937 rng(29);
+  for (int round = 0; round < 100 * kScale; ++round) {
+    const int alphabet = 2 + static_cast<int>(rng() % 5);
+    const Tokens history = random_text(rng, 10 + rng() % 100, alphabet);
+    ShortTermTrie trie({.max_depth = 2 + static_cast<int>(rng() % 6)});
+    trie.append(history);
+    const FakeSource a(random_text(rng, rng() % 80, alphabet));
+    const FakeSource b(random_text(rng, rng() % 80, alphabet));
+    const std::vector<const NextTokenSource*> sources{&trie, &a, &b};
+    const SearchOptions opts{.max_suffix_len = 1 + static_cast<int>(rng() % 5),
+                             .depth = 1 + static_cast<int>(rng() % 5)};
+    Tokens ctx = history;
+    for (const SearchStep& step : search_path_steps(history, opts, sources)) {
+      std::vector<int> lens;
+      std::vector<std::int64_t> tops;
+      for (const NextTokenSource* s : sources) {
+        std::vector<TokenCount> counts;
+        const int len = s->append_next_token_counts(ctx, opts.max_suffix_len, counts);
+        lens.push_back(counts.empty() ? 0 : len);
+        std::int64_t top = -1;
+        std::uint64_t best = 0;
+        for (const TokenCount& c : counts)
+          if (c.count > best || (c.count == best && c.token < top)) {
+            best = c.count;
+            top = c.token;
+          }
+        tops.push_back(counts.empty() ? -1 : top);
+      }
+      const int longest = *std::max_element(lens.begin(), lens.end());
+      std::uint32_t matched = 0, agreeing = 0;
+      for (std::size_t k = 0; k < sources.size(); ++k) {
+        if (lens[k] == longest && tops[k] >= 0) matched |= 1u << k;
+        if (tops[k] == static_cast<std::int64_t>(step.token)) agreeing |= 1u << k;
+      }
+      ASSERT_EQ(step.sources, matched);
+      ASSERT_EQ(step.agreeing, agreeing);
+      ctx.push_back(step.token);
+    }
+  }
+}
+
 TEST(SearchTest, TreeMatchesNaive) {
   std::mt19937 rng(13);
   for (int round = 0; round < 100 * kScale; ++round) {
