@@ -70,7 +70,10 @@ struct CostProbe {
   // make some sizes cost as much as the next one up (here an odd n costs what n + 1 does),
   // which a curve interpolated between sparse sizes would miss.
   std::vector<int> sizes = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 24, 32};
-  int repeats = 3;  // timed rounds (after one warm-up)
+  int repeats = 3;  // timed rounds (after one warm-up) per context and pass
+  // Sweeps over all the contexts; each point keeps its fastest time over every pass, so one
+  // noisy spell on a shared machine cannot set a whole row (README, "Calibration").
+  int passes = 2;
 };
 // Measures c(n, L) on `model` (clears its KV cache). `progress` gets 0..1.
 CostModel measure_cost_model(Model& model, const CostProbe& probe,

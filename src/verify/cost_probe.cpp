@@ -35,6 +35,43 @@ std::filesystem::path cost_cache_path(const Model& model) {
   return dir / "reader" / "cost" / name;
 }
 
+// Times every probe size at `context` cached tokens (prefilled here), one warm-up round and
+// probe.repeats timed ones, appending to ms[size index]; `tick` after each decode.
+void time_context(Model& model, const Tokens& tokens, int context, const CostProbe& probe,
+                  std::vector<std::vector<double>>& ms, const std::function<void()>& tick) {
+  using Clock = std::chrono::steady_clock;
+  const int seq0[] = {0};
+  model.kv_clear();
+  std::vector<BatchToken> batch;
+  const int chunk = std::min(model.n_batch(), model.n_ctx());  // llama.cpp caps n_batch at n_ctx
+  for (int p = 0; p < context; p += chunk) {                   // prefill in chunks
+    batch.clear();
+    for (int i = p; i < std::min(context, p + chunk); ++i)
+      batch.push_back({tokens[static_cast<size_t>(i)], i, seq0, false});
+    model.decode(batch);
+  }
+  for (int r = 0; r <= probe.repeats; ++r) {
+    for (size_t k = 0; k < probe.sizes.size(); ++k) {
+      // Rotate the order per round so drift on a noisy machine hits every size alike.
+      const size_t s = (k + static_cast<size_t>(r)) % probe.sizes.size();
+      const int n = probe.sizes[s];
+      batch.clear();
+      for (int i = 0; i < n; ++i)
+        batch.push_back({tokens[static_cast<size_t>(context + i)], context + i, seq0, true});
+      const auto t0 = Clock::now();
+      model.decode(batch);
+      Token sink = 0;
+      // The greedy policy's work on each row is part of every verified token's cost.
+      for (int i = 0; i < n; ++i) sink ^= argmax(model.logits(i), model.n_vocab());
+      const auto t1 = Clock::now();
+      model.kv_seq_rm(0, context, -1);
+      if (sink == -1) std::abort();  // keeps the argmax from being optimised away
+      if (r > 0) ms[s].push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+      tick();
+    }
+  }
+}
+
 }  // namespace
 
 int effective_threads(const Model& model) {
@@ -44,7 +81,6 @@ int effective_threads(const Model& model) {
 
 CostModel measure_cost_model(Model& model, const CostProbe& probe,
                              const std::function<void(double)>& progress) {
-  using Clock = std::chrono::steady_clock;
   const int max_n = *std::max_element(probe.sizes.begin(), probe.sizes.end());
   std::vector<int> contexts;
   for (int c : probe.contexts)
@@ -56,43 +92,26 @@ CostModel measure_cost_model(Model& model, const CostProbe& probe,
   Tokens tokens;
   const int vocab_span = std::min(model.n_vocab() - 100, 20000);
   for (int i = 0; i < contexts.back() + max_n; ++i) tokens.push_back(100 + (i * 7919) % vocab_span);
-  const int seq0[] = {0};
-  std::vector<CostModel::Curve> curves;
+  const int passes = std::max(1, probe.passes);
   const double total =
-      static_cast<double>(contexts.size() * (probe.repeats + 1) * probe.sizes.size());
+      static_cast<double>(static_cast<size_t>(passes) * contexts.size() *
+                          static_cast<size_t>(probe.repeats + 1) * probe.sizes.size());
   double done = 0;
-  for (int context : contexts) {
-    model.kv_clear();
-    std::vector<BatchToken> batch;
-    const int chunk = std::min(model.n_batch(), model.n_ctx());  // llama.cpp caps n_batch at n_ctx
-    for (int p = 0; p < context; p += chunk) {                   // prefill in chunks
-      batch.clear();
-      for (int i = p; i < std::min(context, p + chunk); ++i)
-        batch.push_back({tokens[static_cast<size_t>(i)], i, seq0, false});
-      model.decode(batch);
-    }
-    std::vector<std::vector<double>> ms(probe.sizes.size());
-    for (int r = 0; r <= probe.repeats; ++r) {
-      for (size_t k = 0; k < probe.sizes.size(); ++k) {
-        // Rotate the order per round so drift on a noisy machine hits every size alike.
-        const size_t s = (k + static_cast<size_t>(r)) % probe.sizes.size();
-        const int n = probe.sizes[s];
-        batch.clear();
-        for (int i = 0; i < n; ++i)
-          batch.push_back({tokens[static_cast<size_t>(context + i)], context + i, seq0, true});
-        const auto t0 = Clock::now();
-        model.decode(batch);
-        Token sink = 0;
-        // The greedy policy's work on each row is part of every verified token's cost.
-        for (int i = 0; i < n; ++i) sink ^= argmax(model.logits(i), model.n_vocab());
-        const auto t1 = Clock::now();
-        model.kv_seq_rm(0, context, -1);
-        if (sink == -1) std::abort();  // keeps the argmax from being optimised away
-        if (r > 0) ms[s].push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+  // ms[context][size]: every timed decode of that size at that context, over all passes.
+  std::vector<std::vector<std::vector<double>>> ms(
+      contexts.size(), std::vector<std::vector<double>>(probe.sizes.size()));
+  for (int pass = 0; pass < passes; ++pass) {
+    for (size_t ci = 0; ci < contexts.size(); ++ci) {
+      time_context(model, tokens, contexts[ci], probe, ms[ci], [&] {
         if (progress) progress(++done / total);
-      }
+      });
     }
-    const double base = fastest(ms[static_cast<size_t>(
+  }
+  std::vector<CostModel::Curve> curves;
+  for (size_t ci = 0; ci < contexts.size(); ++ci) {
+    const int context = contexts[ci];
+    const std::vector<std::vector<double>>& times = ms[ci];
+    const double base = fastest(times[static_cast<size_t>(
         std::find(probe.sizes.begin(), probe.sizes.end(), 1) - probe.sizes.begin())]);
     std::vector<std::pair<int, double>> points;
     std::vector<int> order(probe.sizes.size());
@@ -108,7 +127,8 @@ CostModel measure_cost_model(Model& model, const CostProbe& probe,
       const int n = probe.sizes[static_cast<size_t>(i)];
       // A step of n tokens never costs less than a step of fewer: noise must not say so.
       double c =
-          n == 1 ? 1.0 : std::max(points.back().second, fastest(ms[static_cast<size_t>(i)]) / base);
+          n == 1 ? 1.0
+                 : std::max(points.back().second, fastest(times[static_cast<size_t>(i)]) / base);
       if (shorter) c = std::max(c, (*shorter)(n));
       points.emplace_back(n, c);
     }
@@ -142,6 +162,7 @@ CostModel cost_model_for(Model& model, const Profile* profile) {
                  model.description().c_str(), cache.parent_path().c_str());
   CostProbe quick;
   quick.sizes = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 16};
+  quick.repeats = 2;  // x 2 passes: one timing more per point than one pass of 3 gave
   Profile p;
   p.model = model.description();
   p.tokenizer = model.tokenizer_fingerprint();
