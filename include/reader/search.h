@@ -53,7 +53,7 @@ struct SearchStep {
   std::uint64_t count = 0;     // merged count of the token
   std::uint64_t total = 0;     // merged count of all candidates at this level
   std::uint32_t sources = 0;   // bit k: sources[k] matched the context at match_len
-  std::uint32_t agreeing = 0;  // bit k: sources[k]'s own top token (at its own longest match)
+  std::uint32_t agreeing = 0;  // bit k: sources[k]'s own top (at its own longest match) is token
 };
 // search_path with the evidence per level (what the cost-aware tree builder weighs).
 std::vector<SearchStep> search_path_steps(TokenSpan context, const SearchOptions& opts,

@@ -11,7 +11,7 @@ namespace reader {
 namespace {
 
 constexpr int kStrengths = 4;
-constexpr int kStores = kAgreements;
+constexpr int kAgreementKinds = kAgreements;  // NodeKind::agreement
 constexpr int kSources = 3;
 // Pseudo-observations a group's estimate lends to the finer group below it.
 constexpr double kBackoffWeight = 4.0;
@@ -23,14 +23,14 @@ int source_index(DraftSource s) {
 // What we assume with no calibration at all: cautious, so that an uncalibrated drafter
 // drafts only on strong evidence. A retrieval token is believed in proportion to the
 // verbatim context it continues; at c(2) ~ 1.2 a token pays only above q ~ 0.2.
-double structural_default(int source, int feature, int store) {
+double structural_default(int source, int feature, int agreement_index) {
   if (source == 0) {
     const int rank = feature % 4;
     const int depth = feature / 4 + 1;
     return rank > 0 ? 0.05 : depth == 1 ? 0.2 : 0.15;
   }
   const double trie = std::min(0.5, 0.05 * feature);
-  const auto agreement = static_cast<Agreement>(store);
+  const auto agreement = static_cast<Agreement>(agreement_index);
   return agreement == Agreement::kText || agreement == Agreement::kBoth ? trie
          : agreement == Agreement::kLongTerm                            ? 0.6 * trie
                                                                         : 0.3 * trie;
@@ -67,14 +67,14 @@ AcceptanceCounts::AcceptanceCounts()
 int AcceptanceCounts::cell(const NodeKind& k) {
   const int f = std::clamp(k.feature, 0, kFeatures - 1);
   const int s = std::clamp(k.strength, 0, kStrengths - 1);
-  const int st = std::clamp(static_cast<int>(k.agreement), 0, kStores - 1);
-  return ((source_index(k.source) * kFeatures + f) * kStrengths + s) * kStores + st;
+  const int st = std::clamp(static_cast<int>(k.agreement), 0, kAgreementKinds - 1);
+  return ((source_index(k.source) * kFeatures + f) * kStrengths + s) * kAgreementKinds + st;
 }
 
 NodeKind AcceptanceCounts::kind(int cell) {
   NodeKind k;
-  k.agreement = static_cast<Agreement>(cell % kStores);
-  cell /= kStores;
+  k.agreement = static_cast<Agreement>(cell % kAgreementKinds);
+  cell /= kAgreementKinds;
   k.strength = cell % kStrengths;
   cell /= kStrengths;
   k.feature = cell % kFeatures;
@@ -109,16 +109,16 @@ std::vector<double> acceptance_priors(const AcceptanceCounts& counts) {
   const auto shrink = [](double a, double n, double toward) {
     return (a + kBackoffWeight * toward) / (n + kBackoffWeight);
   };
-  // Group sums over the cells of one source/feature (all strengths, stores).
+  // Group sums over the cells of one source/feature (all strengths, agreements).
   for (int src = 0; src < kSources; ++src) {
     for (int f = 0; f < F; ++f) {
-      for (int st = 0; st < kStores; ++st) {
-        // Level 1: every source of the same class at this feature (and store, for retrieval).
+      for (int st = 0; st < kAgreementKinds; ++st) {
+        // Level 1: every source of the same class at this feature (and agreement, for retrieval).
         double a1 = 0, n1 = 0, a2 = 0, n2 = 0;
         for (int s2 = 0; s2 < kSources; ++s2) {
           if ((s2 == 0) != (src == 0)) continue;
           for (int s = 0; s < kStrengths; ++s) {
-            const int c = ((s2 * F + f) * kStrengths + s) * kStores + st;
+            const int c = ((s2 * F + f) * kStrengths + s) * kAgreementKinds + st;
             a1 += counts.accepted(c);
             n1 += counts.tried(c);
             if (s2 == src) {
@@ -130,20 +130,20 @@ std::vector<double> acceptance_priors(const AcceptanceCounts& counts) {
         const double est1 = shrink(a1, n1, structural_default(src, f, st));
         const double est2 = shrink(a2, n2, est1);
         for (int s = 0; s < kStrengths; ++s) {
-          const int c = ((src * F + f) * kStrengths + s) * kStores + st;
+          const int c = ((src * F + f) * kStrengths + s) * kAgreementKinds + st;
           prior[static_cast<size_t>(c)] = shrink(counts.accepted(c), counts.tried(c), est2);
         }
       }
     }
   }
-  // Retrieval: non-decreasing in match length within each (source, strength, store) row.
+  // Retrieval: non-decreasing in match length within each (source, strength, agreement) row.
   for (int src = 1; src < kSources; ++src)
     for (int s = 0; s < kStrengths; ++s)
-      for (int st = 0; st < kStores; ++st) {
+      for (int st = 0; st < kAgreementKinds; ++st) {
         std::vector<double> y, w;
         std::vector<int> cells;
         for (int f = 1; f < F; ++f) {
-          const int c = ((src * F + f) * kStrengths + s) * kStores + st;
+          const int c = ((src * F + f) * kStrengths + s) * kAgreementKinds + st;
           cells.push_back(c);
           y.push_back(prior[static_cast<size_t>(c)]);
           // Evidence decides: a cell without calibration data barely pulls its neighbours.

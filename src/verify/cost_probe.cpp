@@ -162,7 +162,7 @@ CostModel cost_model_for(Model& model, const Profile* profile) {
                  model.description().c_str(), cache.parent_path().c_str());
   CostProbe quick;
   quick.sizes = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 16};
-  quick.repeats = 2;  // x 2 passes: one timing more per point than one pass of 3 gave
+  quick.repeats = 2;  // x 2 passes: one timing per point more than one pass of 3 gave
   Profile p;
   p.model = model.description();
   p.tokenizer = model.tokenizer_fingerprint();
