@@ -17,7 +17,7 @@
 #include "bench_report.h"
 #include "bench_batch.h"
 #include "cli_common.h"
-#include "engine/prefill.h"
+#include "verify/prefill.h"
 #include "progress.h"
 #include "prompt_render.h"
 #include "prompt_sets.h"

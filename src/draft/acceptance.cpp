@@ -11,7 +11,6 @@ namespace reader {
 namespace {
 
 constexpr int kStrengths = 4;
-constexpr int kAgreementKinds = kAgreements;  // NodeKind::agreement
 constexpr int kSources = 3;
 // Pseudo-observations a group's estimate lends to the finer group below it.
 constexpr double kBackoffWeight = 4.0;
@@ -67,14 +66,14 @@ AcceptanceCounts::AcceptanceCounts()
 int AcceptanceCounts::cell(const NodeKind& k) {
   const int f = std::clamp(k.feature, 0, kFeatures - 1);
   const int s = std::clamp(k.strength, 0, kStrengths - 1);
-  const int st = std::clamp(static_cast<int>(k.agreement), 0, kAgreementKinds - 1);
-  return ((source_index(k.source) * kFeatures + f) * kStrengths + s) * kAgreementKinds + st;
+  const int st = std::clamp(static_cast<int>(k.agreement), 0, kAgreements - 1);
+  return ((source_index(k.source) * kFeatures + f) * kStrengths + s) * kAgreements + st;
 }
 
 NodeKind AcceptanceCounts::kind(int cell) {
   NodeKind k;
-  k.agreement = static_cast<Agreement>(cell % kAgreementKinds);
-  cell /= kAgreementKinds;
+  k.agreement = static_cast<Agreement>(cell % kAgreements);
+  cell /= kAgreements;
   k.strength = cell % kStrengths;
   cell /= kStrengths;
   k.feature = cell % kFeatures;
@@ -112,13 +111,13 @@ std::vector<double> acceptance_priors(const AcceptanceCounts& counts) {
   // Group sums over the cells of one source/feature (all strengths, agreements).
   for (int src = 0; src < kSources; ++src) {
     for (int f = 0; f < F; ++f) {
-      for (int st = 0; st < kAgreementKinds; ++st) {
+      for (int st = 0; st < kAgreements; ++st) {
         // Level 1: every source of the same class at this feature (and agreement, for retrieval).
         double a1 = 0, n1 = 0, a2 = 0, n2 = 0;
         for (int s2 = 0; s2 < kSources; ++s2) {
           if ((s2 == 0) != (src == 0)) continue;
           for (int s = 0; s < kStrengths; ++s) {
-            const int c = ((s2 * F + f) * kStrengths + s) * kAgreementKinds + st;
+            const int c = ((s2 * F + f) * kStrengths + s) * kAgreements + st;
             a1 += counts.accepted(c);
             n1 += counts.tried(c);
             if (s2 == src) {
@@ -130,7 +129,7 @@ std::vector<double> acceptance_priors(const AcceptanceCounts& counts) {
         const double est1 = shrink(a1, n1, structural_default(src, f, st));
         const double est2 = shrink(a2, n2, est1);
         for (int s = 0; s < kStrengths; ++s) {
-          const int c = ((src * F + f) * kStrengths + s) * kAgreementKinds + st;
+          const int c = ((src * F + f) * kStrengths + s) * kAgreements + st;
           prior[static_cast<size_t>(c)] = shrink(counts.accepted(c), counts.tried(c), est2);
         }
       }
@@ -139,11 +138,11 @@ std::vector<double> acceptance_priors(const AcceptanceCounts& counts) {
   // Retrieval: non-decreasing in match length within each (source, strength, agreement) row.
   for (int src = 1; src < kSources; ++src)
     for (int s = 0; s < kStrengths; ++s)
-      for (int st = 0; st < kAgreementKinds; ++st) {
+      for (int st = 0; st < kAgreements; ++st) {
         std::vector<double> y, w;
         std::vector<int> cells;
         for (int f = 1; f < F; ++f) {
-          const int c = ((src * F + f) * kStrengths + s) * kAgreementKinds + st;
+          const int c = ((src * F + f) * kStrengths + s) * kAgreements + st;
           cells.push_back(c);
           y.push_back(prior[static_cast<size_t>(c)]);
           // Evidence decides: a cell without calibration data barely pulls its neighbours.

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <optional>
 #include <stdexcept>
+#include <tuple>
 
 #include "engine/batch_policy.h"
 #include "engine/draft_switch.h"
@@ -129,25 +130,23 @@ void Engine::admit() {
     const auto neighbours = [&](size_t s) {
       return (s > 0 && slots_[s - 1] ? 1 : 0) + (s + 1 < slots_.size() && slots_[s + 1] ? 1 : 0);
     };
+    // The longest cached prefix first (its cells need no prefill); among equals (often just
+    // the chat template's system prompt) the slot with most running neighbours, then the one
+    // caching least, so other caches survive longer. The first such slot wins.
     int best = -1;
-    size_t best_common = 0;
+    std::tuple<size_t, int, std::ptrdiff_t> best_key;
     for (size_t s = 0; s < slots_.size(); ++s) {
       if (slots_[s]) continue;
       const size_t common = options_.reuse_prefix ? common_prefix(cached_[s], prompt) : 0;
-      const auto b = static_cast<size_t>(best);
-      // The longest cached prefix first (its cells need no prefill); among equals (often
-      // just the chat template's system prompt) the slot with most running neighbours, then
-      // the one caching least, so other caches survive longer.
-      if (best < 0 || common > best_common ||
-          (common == best_common &&
-           (neighbours(s) > neighbours(b) ||
-            (neighbours(s) == neighbours(b) && cached_[s].size() < cached_[b].size())))) {
+      const std::tuple<size_t, int, std::ptrdiff_t> key{
+          common, neighbours(s), -static_cast<std::ptrdiff_t>(cached_[s].size())};
+      if (best < 0 || key > best_key) {
         best = static_cast<int>(s);
-        best_common = common;
+        best_key = key;
       }
     }
     // The last prompt token is always decoded again: its logits give the first token.
-    const int reused = static_cast<int>(std::min(best_common, prompt.size() - 1));
+    const int reused = static_cast<int>(std::min(std::get<0>(best_key), prompt.size() - 1));
     model_.kv_seq_rm(best, reused, -1);
     cached_[static_cast<size_t>(best)].clear();
     stats_.prefix_reused += static_cast<std::uint64_t>(reused);

@@ -10,6 +10,7 @@
 #include "reader/model.h"
 #include "reader/profile.h"
 #include "reader/sampling.h"
+#include "verify/prefill.h"
 
 namespace reader {
 namespace {
@@ -42,14 +43,8 @@ void time_context(Model& model, const Tokens& tokens, int context, const CostPro
   using Clock = std::chrono::steady_clock;
   const int seq0[] = {0};
   model.kv_clear();
+  prefill(model, TokenSpan(tokens).first(static_cast<size_t>(context)), 0);
   std::vector<BatchToken> batch;
-  const int chunk = std::min(model.n_batch(), model.n_ctx());  // llama.cpp caps n_batch at n_ctx
-  for (int p = 0; p < context; p += chunk) {                   // prefill in chunks
-    batch.clear();
-    for (int i = p; i < std::min(context, p + chunk); ++i)
-      batch.push_back({tokens[static_cast<size_t>(i)], i, seq0, false});
-    model.decode(batch);
-  }
   for (int r = 0; r <= probe.repeats; ++r) {
     for (size_t k = 0; k < probe.sizes.size(); ++k) {
       // Rotate the order per round so drift on a noisy machine hits every size alike.

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "engine/prefill.h"
+#include "verify/prefill.h"
 #include "model_fixture.h"
 #include "reader/sampling.h"
 

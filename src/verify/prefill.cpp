@@ -1,22 +1,9 @@
-#include "engine/prefill.h"
+#include "verify/prefill.h"
 
 #include <algorithm>
 #include <vector>
 
-#include "reader/generate.h"
-
 namespace reader {
-
-void check_prompt(const Model& model, TokenSpan prompt) {
-  if (prompt.empty()) throw ModelError("the prompt is empty");
-  if (static_cast<int>(prompt.size()) >= model.n_ctx())
-    throw ModelError("the prompt is " + std::to_string(prompt.size()) +
-                     " tokens; the context holds " + std::to_string(model.n_ctx()) +
-                     " (raise --ctx or shorten the prompt)");
-  for (Token t : prompt)
-    if (t < 0 || t >= model.n_vocab())
-      throw ModelError("prompt token id " + std::to_string(t) + " is outside the vocabulary");
-}
 
 const float* prefill(Model& model, TokenSpan prompt, int seq) {
   const int ids[] = {seq};

@@ -1,4 +1,5 @@
-// Prompt evaluation shared by every engine, so all start from identical logits.
+// Prompt evaluation in n_batch-sized chunks, shared by whatever decodes a prefix first (the
+// cost probe, bench --cost-curve, tests), so all start from identical logits.
 #pragma once
 
 #include "reader/model.h"
