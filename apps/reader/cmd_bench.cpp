@@ -12,16 +12,16 @@
 #include <optional>
 #include <span>
 
+#include "bench_batch.h"
 #include "bench_bound.h"
 #include "bench_peers.h"
 #include "bench_report.h"
-#include "bench_batch.h"
 #include "cli_common.h"
-#include "verify/prefill.h"
 #include "progress.h"
 #include "prompt_render.h"
 #include "prompt_sets.h"
 #include "reader/methods.h"
+#include "verify/prefill.h"
 
 namespace reader::cli {
 namespace {
@@ -43,19 +43,10 @@ struct BenchFlags {
   std::string out = "bench-results";
   bool cost_curve = false;
   int repeats = 5;
-  PeerBenchFlags peers;  // --peers, --peers-sweep (bench_peers.h)
+  PeerBenchFlags peers;    // --peers, --peers-sweep (bench_peers.h)
   std::vector<int> batch;  // --batch: batch sizes for the batched-throughput bench
   bool predict = false;    // add READER with each item's source text as predicted output
 };
-
-// Tokens prefix .. prefix + n - 1 of `tokens` as one batch in sequence `seq`, logits on.
-std::vector<BatchToken> chain_batch(const Tokens& tokens, int prefix, int n,
-                                    std::span<const int> seq) {
-  std::vector<BatchToken> batch;
-  for (int i = prefix; i < prefix + n; ++i)
-    batch.push_back({tokens[static_cast<size_t>(i)], i, seq, true});
-  return batch;
-}
 
 // How far batched rows drift from one-token decodes of the same tokens: the logits of a
 // 32-token chain, and of the same chain interleaved with a sibling branch (a tree), against
@@ -204,7 +195,8 @@ void run_bench(const BenchFlags& f) {
   // Predicted outputs: READER given each item's source text (code_edit: the function to
   // edit) as OpenAI's "prediction", as `reader serve` does.
   const size_t predicted = gens.size();
-  if (f.predict) gens.push_back(std::make_unique<Generator>(*model, inputs.config(Method::kReader)));
+  if (f.predict)
+    gens.push_back(std::make_unique<Generator>(*model, inputs.config(Method::kReader)));
 
   GenerationOptions opts;
   opts.max_tokens = f.max_tokens;

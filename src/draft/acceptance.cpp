@@ -19,6 +19,12 @@ int source_index(DraftSource s) {
   return s == DraftSource::kSpeculator ? 0 : s == DraftSource::kWidening ? 1 : 2;
 }
 
+// The one layout of the cells: source, then feature, strength, agreement (all in range).
+int cell_index(int source, int feature, int strength, int agreement) {
+  return ((source * AcceptanceCounts::kFeatures + feature) * kStrengths + strength) * kAgreements +
+         agreement;
+}
+
 // What we assume with no calibration at all: cautious, so that an uncalibrated drafter
 // drafts only on strong evidence. A retrieval token is believed in proportion to the
 // verbatim context it continues; at c(2) ~ 1.2 a token pays only above q ~ 0.2.
@@ -66,8 +72,8 @@ AcceptanceCounts::AcceptanceCounts()
 int AcceptanceCounts::cell(const NodeKind& k) {
   const int f = std::clamp(k.feature, 0, kFeatures - 1);
   const int s = std::clamp(k.strength, 0, kStrengths - 1);
-  const int st = std::clamp(static_cast<int>(k.agreement), 0, kAgreements - 1);
-  return ((source_index(k.source) * kFeatures + f) * kStrengths + s) * kAgreements + st;
+  const int ag = std::clamp(static_cast<int>(k.agreement), 0, kAgreements - 1);
+  return cell_index(source_index(k.source), f, s, ag);
 }
 
 NodeKind AcceptanceCounts::kind(int cell) {
@@ -111,13 +117,13 @@ std::vector<double> acceptance_priors(const AcceptanceCounts& counts) {
   // Group sums over the cells of one source/feature (all strengths, agreements).
   for (int src = 0; src < kSources; ++src) {
     for (int f = 0; f < F; ++f) {
-      for (int st = 0; st < kAgreements; ++st) {
+      for (int ag = 0; ag < kAgreements; ++ag) {
         // Level 1: every source of the same class at this feature (and agreement, for retrieval).
         double a1 = 0, n1 = 0, a2 = 0, n2 = 0;
         for (int s2 = 0; s2 < kSources; ++s2) {
           if ((s2 == 0) != (src == 0)) continue;
           for (int s = 0; s < kStrengths; ++s) {
-            const int c = ((s2 * F + f) * kStrengths + s) * kAgreements + st;
+            const int c = cell_index(s2, f, s, ag);
             a1 += counts.accepted(c);
             n1 += counts.tried(c);
             if (s2 == src) {
@@ -126,10 +132,10 @@ std::vector<double> acceptance_priors(const AcceptanceCounts& counts) {
             }
           }
         }
-        const double est1 = shrink(a1, n1, structural_default(src, f, st));
+        const double est1 = shrink(a1, n1, structural_default(src, f, ag));
         const double est2 = shrink(a2, n2, est1);
         for (int s = 0; s < kStrengths; ++s) {
-          const int c = ((src * F + f) * kStrengths + s) * kAgreements + st;
+          const int c = cell_index(src, f, s, ag);
           prior[static_cast<size_t>(c)] = shrink(counts.accepted(c), counts.tried(c), est2);
         }
       }
@@ -138,11 +144,11 @@ std::vector<double> acceptance_priors(const AcceptanceCounts& counts) {
   // Retrieval: non-decreasing in match length within each (source, strength, agreement) row.
   for (int src = 1; src < kSources; ++src)
     for (int s = 0; s < kStrengths; ++s)
-      for (int st = 0; st < kAgreements; ++st) {
+      for (int ag = 0; ag < kAgreements; ++ag) {
         std::vector<double> y, w;
         std::vector<int> cells;
         for (int f = 1; f < F; ++f) {
-          const int c = ((src * F + f) * kStrengths + s) * kAgreements + st;
+          const int c = cell_index(src, f, s, ag);
           cells.push_back(c);
           y.push_back(prior[static_cast<size_t>(c)]);
           // Evidence decides: a cell without calibration data barely pulls its neighbours.

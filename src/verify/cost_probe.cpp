@@ -44,15 +44,12 @@ void time_context(Model& model, const Tokens& tokens, int context, const CostPro
   const int seq0[] = {0};
   model.kv_clear();
   prefill(model, TokenSpan(tokens).first(static_cast<size_t>(context)), 0);
-  std::vector<BatchToken> batch;
   for (int r = 0; r <= probe.repeats; ++r) {
     for (size_t k = 0; k < probe.sizes.size(); ++k) {
       // Rotate the order per round so drift on a noisy machine hits every size alike.
       const size_t s = (k + static_cast<size_t>(r)) % probe.sizes.size();
       const int n = probe.sizes[s];
-      batch.clear();
-      for (int i = 0; i < n; ++i)
-        batch.push_back({tokens[static_cast<size_t>(context + i)], context + i, seq0, true});
+      const std::vector<BatchToken> batch = chain_batch(tokens, context, n, seq0);
       const auto t0 = Clock::now();
       model.decode(batch);
       Token sink = 0;

@@ -19,4 +19,12 @@ const float* prefill(Model& model, TokenSpan prompt, int seq) {
   return model.logits(static_cast<int>(batch.size()) - 1);
 }
 
+std::vector<BatchToken> chain_batch(const Tokens& tokens, int prefix, int n,
+                                    std::span<const int> seq) {
+  std::vector<BatchToken> batch;
+  for (int i = prefix; i < prefix + n; ++i)
+    batch.push_back({tokens[static_cast<size_t>(i)], i, seq, true});
+  return batch;
+}
+
 }  // namespace reader
