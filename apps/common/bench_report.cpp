@@ -6,13 +6,6 @@
 
 namespace reader {
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 std::string render_svg(const BarChart& c) {
   const int w = 900, h = 420, left = 60, right = 160, top = 40, bottom = 50;
   double vmax = c.reference_line;

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-namespace reader {
+#include "util/median.h"
 
-double median(std::vector<double> v);
+namespace reader {
 
 // One bar group per category (e.g. prompt set), one bar per series (e.g. method).
 struct BarChart {

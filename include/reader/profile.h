@@ -71,8 +71,9 @@ struct CostProbe {
   // which a curve interpolated between sparse sizes would miss.
   std::vector<int> sizes = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 24, 32};
   int repeats = 3;  // timed rounds (after one warm-up) per context and pass
-  // Sweeps over all the contexts; each point keeps its fastest time over every pass, so one
-  // noisy spell on a shared machine cannot set a whole row (README, "Calibration").
+  // Sweeps over all the contexts; each point is the median, over the rounds of every pass,
+  // of its time over the same round's one-token time, so one noisy spell on a shared machine
+  // cannot set a whole row (README, "Calibration").
   int passes = 2;
 };
 // Measures c(n, L) on `model` (clears its KV cache). `progress` gets 0..1.

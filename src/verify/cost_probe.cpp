@@ -10,14 +10,23 @@
 #include "reader/model.h"
 #include "reader/profile.h"
 #include "reader/sampling.h"
+#include "util/median.h"
 #include "verify/prefill.h"
 
 namespace reader {
 namespace {
 
-// Timing noise on a shared machine only ever adds time: the fastest repeat is the best
-// estimate of what a decode costs.
-double fastest(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
+// c(n) from one round's times: each round decodes every size back to back, so a spell of
+// noise that slows a round slows its one-token decode too, and their ratio survives it. The
+// median over rounds then drops the rounds where noise hit one size only. (The fastest time
+// per size, used before, divided by one lucky one-token decode: the same machine gave c(2)
+// = 1.17 to 1.30 from run to run, against 1.26 measured in real generation steps.)
+double median_ratio(const std::vector<double>& times, const std::vector<double>& base) {
+  std::vector<double> ratios;
+  for (size_t r = 0; r < std::min(times.size(), base.size()); ++r)
+    if (base[r] > 0) ratios.push_back(times[r] / base[r]);
+  return ratios.empty() ? 1.0 : median(std::move(ratios));
+}
 
 std::filesystem::path cost_cache_path(const Model& model) {
   std::filesystem::path dir;
@@ -29,7 +38,8 @@ std::filesystem::path cost_cache_path(const Model& model) {
     dir = std::filesystem::temp_directory_path();
   const std::string key = model.description() + "|" +
                           std::to_string(model.tokenizer_fingerprint()) + "|" + machine_key() +
-                          "|" + std::to_string(effective_threads(model));
+                          "|" + std::to_string(effective_threads(model)) +
+                          "|paired-median";  // how c(n) is estimated: older entries re-measure
   const auto h = std::hash<std::string>{}(key);
   char name[64];
   std::snprintf(name, sizeof name, "cost-%016zx.json", h);
@@ -103,8 +113,8 @@ CostModel measure_cost_model(Model& model, const CostProbe& probe,
   for (size_t ci = 0; ci < contexts.size(); ++ci) {
     const int context = contexts[ci];
     const std::vector<std::vector<double>>& times = ms[ci];
-    const double base = fastest(times[static_cast<size_t>(
-        std::find(probe.sizes.begin(), probe.sizes.end(), 1) - probe.sizes.begin())]);
+    const std::vector<double>& base = times[static_cast<size_t>(
+        std::find(probe.sizes.begin(), probe.sizes.end(), 1) - probe.sizes.begin())];
     std::vector<std::pair<int, double>> points;
     std::vector<int> order(probe.sizes.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
@@ -118,9 +128,9 @@ CostModel measure_cost_model(Model& model, const CostProbe& probe,
     for (int i : order) {
       const int n = probe.sizes[static_cast<size_t>(i)];
       // A step of n tokens never costs less than a step of fewer: noise must not say so.
-      double c =
-          n == 1 ? 1.0
-                 : std::max(points.back().second, fastest(times[static_cast<size_t>(i)]) / base);
+      double c = n == 1 ? 1.0
+                        : std::max(points.back().second,
+                                   median_ratio(times[static_cast<size_t>(i)], base));
       if (shorter) c = std::max(c, (*shorter)(n));
       points.emplace_back(n, c);
     }
