@@ -21,11 +21,11 @@ namespace {
 // median over rounds then drops the rounds where noise hit one size only. (The fastest time
 // per size, used before, divided by one lucky one-token decode: the same machine gave c(2)
 // = 1.17 to 1.30 from run to run, against 1.26 measured in real generation steps.)
+// `times[r]` and `base[r]` are round r's (time_context times every size once per round).
 double median_ratio(const std::vector<double>& times, const std::vector<double>& base) {
-  std::vector<double> ratios;
-  for (size_t r = 0; r < std::min(times.size(), base.size()); ++r)
-    if (base[r] > 0) ratios.push_back(times[r] / base[r]);
-  return ratios.empty() ? 1.0 : median(std::move(ratios));
+  std::vector<double> ratios(times.size());
+  for (size_t r = 0; r < times.size(); ++r) ratios[r] = times[r] / base[r];
+  return median(std::move(ratios));
 }
 
 std::filesystem::path cost_cache_path(const Model& model) {
@@ -47,7 +47,8 @@ std::filesystem::path cost_cache_path(const Model& model) {
 }
 
 // Times every probe size at `context` cached tokens (prefilled here), one warm-up round and
-// probe.repeats timed ones, appending to ms[size index]; `tick` after each decode.
+// probe.repeats timed ones, appending to ms[size index] (so entry r of every size is from the
+// same round); `tick` after each decode.
 void time_context(Model& model, const Tokens& tokens, int context, const CostProbe& probe,
                   std::vector<std::vector<double>>& ms, const std::function<void()>& tick) {
   using Clock = std::chrono::steady_clock;
