@@ -95,11 +95,11 @@ void add_generate_command(CLI::App& app) {
       ->excludes(chat);
   cmd->add_option("-n,--max-tokens", flags->max_tokens, "tokens to generate at most")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, 1 << 24));  // an integer range: its error names integer bounds
   cmd->add_option("--temp", flags->temp, "temperature (0: greedy)")
       ->capture_default_str()
       ->check(CLI::Range(0.0f, 100.0f));
-  cmd->add_option("--top-k", flags->top_k, "top-k filter (0: off)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--top-k", flags->top_k, "top-k filter (0: off)")->check(CLI::Range(0, 1 << 24));
   cmd->add_option("--top-p", flags->top_p, "top-p (nucleus) filter (1: off)")
       ->check(CLI::Range(1e-6f, 1.0f));
   cmd->add_option("--seed", flags->seed, "sampling seed")->capture_default_str();

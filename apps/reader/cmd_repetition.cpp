@@ -128,7 +128,7 @@ void add_repetition_command(CLI::App& app) {
   cmd->add_option("--datastore", f->datastore, "also match against this datastore");
   cmd->add_option("--json", f->json_out, "write the results as JSON to this file");
   cmd->add_option("--limit", f->limit, "use at most this many records")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0, 1 << 30));
   cmd->callback([f] { run_repetition(*f); });
 }
 
