@@ -21,6 +21,7 @@
 #include "prompt_render.h"
 #include "prompt_sets.h"
 #include "reader/methods.h"
+#include "reader/profile.h"
 #include "verify/prefill.h"
 
 namespace reader::cli {
@@ -92,37 +93,31 @@ json kernel_agreement(Model& model, const Tokens& prompt, int prefix) {
   return {{"chain_max_abs_diff", chain}, {"tree_max_abs_diff", tree}};
 }
 
-// Median time of decoding n tokens on top of a 512-token cached prefix, all logits on.
+// c(n) on top of a 512-token cached prefix, all logits on: the probe `reader tune` uses
+// (rounds of every size, paired median ratios), at one context and sizes up to 64.
 void run_cost_curve(const BenchFlags& f) {
   if (f.model.ctx < 1024)
     throw UsageError("--cost-curve needs --ctx of at least 1024 (512 cached + 64 new tokens)");
   auto model = Model::load(f.model.options(3));
-  const std::vector<int> sizes = {1, 2, 4, 8, 16, 32, 64};
   const int prefix = 512;
-  Tokens prompt;
-  for (int i = 0; i < prefix + 64; ++i) prompt.push_back(100 + (i * 7919) % 20000);
-  model->kv_clear();
-  prefill(*model, TokenSpan(prompt).first(prefix), 0);
-  const int seq0[] = {0};
+  CostProbe probe;
+  probe.contexts = {prefix};
+  probe.sizes = {1, 2, 4, 8, 16, 32, 64};
+  probe.repeats = f.repeats;
+  probe.passes = 1;
+  CostTimings timings;
+  const CostCurve curve = measure_cost_model(*model, probe, {}, &timings).at(prefix);
   json rows = json::array();
-  double base = 0;
-  std::printf("| n tokens | median ms | time / time(1) |\n|---|---|---|\n");
-  for (int n : sizes) {
-    std::vector<double> ms;
-    const std::vector<BatchToken> batch = chain_batch(prompt, prefix, n, seq0);
-    for (int r = 0; r < f.repeats + 1; ++r) {
-      const auto t0 = std::chrono::steady_clock::now();
-      model->decode(batch);
-      const auto t1 = std::chrono::steady_clock::now();
-      model->kv_seq_rm(0, prefix, -1);
-      if (r > 0)
-        ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());  // r = 0 warms up
-    }
-    const double m = median(ms);
-    if (n == 1) base = m;
-    std::printf("| %d | %.2f | %.2f |\n", n, m, m / base);
-    rows.push_back({{"n", n}, {"median_ms", m}, {"ratio", m / base}, {"samples_ms", ms}});
+  std::printf("| n tokens | median ms | c(n) |\n|---|---|---|\n");
+  for (size_t i = 0; i < probe.sizes.size(); ++i) {
+    const int n = probe.sizes[i];
+    const double ms = timings.median_ms.front()[i];
+    std::printf("| %d | %.2f | %.2f |\n", n, ms, curve(n));
+    rows.push_back({{"n", n}, {"median_ms", ms}, {"ratio", curve(n)}});
   }
+  Tokens prompt;  // kernel agreement decodes on top of the same kind of prefix, cached again
+  for (int i = 0; i < prefix + 64; ++i) prompt.push_back(100 + (i * 7919) % 20000);
+  prefill(*model, TokenSpan(prompt).first(prefix), 0);
   const json agreement = kernel_agreement(*model, prompt, prefix);
   std::filesystem::create_directories(f.out);
   write_file(std::filesystem::path(f.out) / "cost_curve.json",
@@ -362,7 +357,7 @@ void add_bench_command(CLI::App& app) {
                 "also run reader with each item's source text (code_edit: the function) as "
                 "the predicted output");
   cmd->add_flag("--cost-curve", f->cost_curve, "measure decode cost of n = 1..64 tokens instead");
-  cmd->add_option("--repeats", f->repeats, "repetitions per size for --cost-curve")
+  cmd->add_option("--repeats", f->repeats, "timed rounds of every size for --cost-curve")
       ->check(CLI::Range(1, 1000));
   f->peers.add_to(*cmd);
   cmd->callback([f, cmd] {

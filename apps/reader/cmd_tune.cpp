@@ -217,7 +217,7 @@ void run_tune(const TuneFlags& f) {
       const Profile old = load_profile(out);
       check_profile_matches(old, *model, out);
       if (old.machine == machine_key() && old.threads == threads &&
-          old.model == model->description() &&
+          old.model == model->description() && old.cost_method == kCostMethod &&
           (f.cost_only || (old.acceptance.total_tried() > 0 &&
                            (f.sampling_temp <= 0 || old.acceptance_sampled.total_tried() > 0)))) {
         std::printf("profile %s is current for this machine\n", out.c_str());
@@ -248,6 +248,7 @@ void run_tune(const TuneFlags& f) {
   {
     ProgressBar bar("tune: cost");
     p.cost = measure_cost_model(*model, probe, [&](double x) { bar.update(x); });
+    p.cost_method = kCostMethod;
     bar.finish();
   }
   print_cost(p.cost);

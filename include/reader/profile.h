@@ -37,12 +37,17 @@ struct Profile {
   std::string machine;                     // machine_key() where the cost was measured
   int threads = 0;                         // threads the cost was measured with
   CostModel cost = fallback_cost_model();  // c(n, L) on that machine
+  std::string cost_method;                 // how c(n) was estimated: kCostMethod, else stale
   AcceptanceCounts acceptance;             // calibration counts per node kind, greedy
   AcceptanceCounts acceptance_sampled;     // the same at sampled_temperature (empty: not run)
   double sampled_temperature = 0;          // temperature acceptance_sampled was counted at
   std::string calibration;                 // which prompts were calibrated on (for the record)
   std::optional<TreeShape> shape;          // tree shape chosen from the calibration (Theorem 1)
 };
+
+// How measure_cost_model estimates c(n). A profile or cached curve made another way (empty:
+// before this was recorded) is measured again, as one from another machine would be.
+inline constexpr const char* kCostMethod = "paired-median";
 
 // Identifies what a cost curve depends on besides the model: CPU model and features,
 // the llama.cpp build (setup's wheel key) and its compiled-in features.
@@ -76,9 +81,16 @@ struct CostProbe {
   // cannot set a whole row (README, "Calibration").
   int passes = 2;
 };
-// Measures c(n, L) on `model` (clears its KV cache). `progress` gets 0..1.
+// Raw timings behind a measured cost model, for reports (`reader bench --cost-curve`).
+struct CostTimings {
+  std::vector<int> contexts;                   // the contexts measured (those that fit)
+  std::vector<std::vector<double>> median_ms;  // [context][size index]: median decode time
+};
+// Measures c(n, L) on `model` (clears its KV cache). `progress` gets 0..1; `timings`, when
+// given, receives the median milliseconds per context and size.
 CostModel measure_cost_model(Model& model, const CostProbe& probe,
-                             const std::function<void(double)>& progress = {});
+                             const std::function<void(double)>& progress = {},
+                             CostTimings* timings = nullptr);
 
 // The cost the drafter should use: the profile's if it was measured on this machine with
 // these threads, else one cached for this machine, else measured now (a few seconds, a

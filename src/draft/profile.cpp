@@ -137,6 +137,7 @@ std::string profile_to_json(const Profile& p) {
             {"machine", p.machine},
             {"threads", p.threads},
             {"cost", cost},
+            {"cost_method", p.cost_method},
             {"acceptance", acceptance_to_json(p.acceptance)},
             {"calibration", p.calibration}};
   if (p.acceptance_sampled.total_tried() > 0) {
@@ -175,6 +176,7 @@ Profile load_profile(const std::filesystem::path& path) {
           {detail::json_int(c.at("context"), "context"), CostCurve(std::move(points))});
     }
     p.cost = CostModel(std::move(curves));
+    p.cost_method = j.value("cost_method", "");
     p.acceptance = acceptance_from_json(j.at("acceptance"), where);
     if (j.contains("acceptance_sampled")) {
       p.acceptance_sampled = acceptance_from_json(j["acceptance_sampled"], where);

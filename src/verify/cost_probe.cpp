@@ -38,8 +38,8 @@ std::filesystem::path cost_cache_path(const Model& model) {
     dir = std::filesystem::temp_directory_path();
   const std::string key = model.description() + "|" +
                           std::to_string(model.tokenizer_fingerprint()) + "|" + machine_key() +
-                          "|" + std::to_string(effective_threads(model)) +
-                          "|paired-median";  // how c(n) is estimated: older entries re-measure
+                          "|" + std::to_string(effective_threads(model)) + "|" +
+                          kCostMethod;  // entries made another way are measured again
   const auto h = std::hash<std::string>{}(key);
   char name[64];
   std::snprintf(name, sizeof name, "cost-%016zx.json", h);
@@ -83,7 +83,7 @@ int effective_threads(const Model& model) {
 }
 
 CostModel measure_cost_model(Model& model, const CostProbe& probe,
-                             const std::function<void(double)>& progress) {
+                             const std::function<void(double)>& progress, CostTimings* timings) {
   const int max_n = *std::max_element(probe.sizes.begin(), probe.sizes.end());
   std::vector<int> contexts;
   for (int c : probe.contexts)
@@ -109,6 +109,12 @@ CostModel measure_cost_model(Model& model, const CostProbe& probe,
         if (progress) progress(++done / total);
       });
     }
+  }
+  if (timings) {
+    timings->contexts = contexts;
+    timings->median_ms.assign(contexts.size(), {});
+    for (size_t ci = 0; ci < contexts.size(); ++ci)
+      for (const std::vector<double>& t : ms[ci]) timings->median_ms[ci].push_back(median(t));
   }
   std::vector<CostModel::Curve> curves;
   for (size_t ci = 0; ci < contexts.size(); ++ci) {
@@ -145,13 +151,14 @@ CostModel cost_model_for(Model& model, const Profile* profile) {
   const int threads = effective_threads(model);
   const std::string machine = machine_key();
   if (profile && profile->machine == machine && profile->threads == threads &&
-      profile->model == model.description())
+      profile->model == model.description() && profile->cost_method == kCostMethod)
     return profile->cost;
   const std::filesystem::path cache = cost_cache_path(model);
   std::error_code ec;
   if (std::filesystem::exists(cache, ec)) {
     try {
-      return load_profile(cache).cost;
+      Profile cached = load_profile(cache);
+      if (cached.cost_method == kCostMethod) return cached.cost;
     } catch (const ProfileError&) {
       // A corrupt cache entry is measured again below and overwritten.
     }
@@ -172,6 +179,7 @@ CostModel cost_model_for(Model& model, const Profile* profile) {
   p.machine = machine;
   p.threads = threads;
   p.cost = measure_cost_model(model, quick);
+  p.cost_method = kCostMethod;
   p.calibration = "cost only (measured on first use)";
   std::filesystem::create_directories(cache.parent_path(), ec);
   try {

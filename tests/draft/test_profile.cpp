@@ -164,6 +164,7 @@ TEST_F(ProfileFileTest, RoundTrips) {
   p.tokenizer = 0xfedcba9876543210ull;
   p.machine = "cpu / build 1";
   p.threads = 2;
+  p.cost_method = kCostMethod;
   p.cost = CostModel({{256, CostCurve({{1, 1.0}, {2, 1.2}, {8, 2.5}})},
                       {1024, CostCurve({{1, 1.0}, {2, 1.3}, {8, 3.0}})}});
   p.acceptance.add({DraftSource::kWidening, 5, 2, Agreement::kLongTerm}, true);
@@ -179,6 +180,7 @@ TEST_F(ProfileFileTest, RoundTrips) {
   EXPECT_EQ(q.tokenizer, p.tokenizer);
   EXPECT_EQ(q.machine, p.machine);
   EXPECT_EQ(q.threads, 2);
+  EXPECT_EQ(q.cost_method, kCostMethod);
   ASSERT_EQ(q.cost.curves().size(), 2u);
   EXPECT_DOUBLE_EQ(q.cost.at(1024)(8), 3.0);
   for (int cell = 0; cell < AcceptanceCounts::kCells; ++cell) {

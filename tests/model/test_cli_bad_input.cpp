@@ -6,6 +6,7 @@
 
 #include "cli_runner.h"
 #include "model_fixture.h"
+#include "reader/profile.h"
 
 namespace reader::test {
 namespace {
@@ -132,6 +133,29 @@ TEST(BadProfile, MissingCorruptAndForeignProfiles) {
                      "output directory does not exist");
   std::filesystem::remove(corrupt);
   std::filesystem::remove(foreign);
+}
+
+// tune --if-stale leaves a current profile alone and renews one whose cost was estimated by
+// an older method (no cost_method recorded): what setup relies on after an upgrade.
+TEST(TuneIfStale, RenewsACostEstimatedAnotherWay) {
+  const auto out = scratch_path("stale.profile.json");
+  const std::string tune =
+      "tune --cost-only --if-stale --contexts 64 --repeats 1 --out " + out.string();
+  ASSERT_EQ(run_cli(tune).exit_code, 0);  // missing: measured
+  const CliResult current = run_cli(tune);
+  EXPECT_EQ(current.exit_code, 0);
+  EXPECT_NE(current.out.find("is current"), std::string::npos) << current.out;
+
+  std::string text = slurp(out);
+  const size_t key = text.find("\"cost_method\"");
+  ASSERT_NE(key, std::string::npos);
+  text.erase(key, text.find('\n', key) + 1 - key);  // the line "cost_method": "...",
+  std::ofstream(out, std::ios::binary) << text;
+  const CliResult renewed = run_cli(tune);
+  EXPECT_EQ(renewed.exit_code, 0) << renewed.err;
+  EXPECT_EQ(renewed.out.find("is current"), std::string::npos) << renewed.out;
+  EXPECT_NE(slurp(out).find(std::string("\"cost_method\": \"") + kCostMethod), std::string::npos);
+  std::filesystem::remove(out);
 }
 
 }  // namespace

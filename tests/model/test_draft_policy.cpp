@@ -74,8 +74,15 @@ TEST(DraftPolicy, MeasuredCostNeverFallsWithSizeOrContext) {
   probe.contexts = {64, 128, 256};
   probe.sizes = {1, 2, 4, 8};
   probe.repeats = 1;
-  const CostModel cost = measure_cost_model(m, probe);
+  CostTimings timings;  // what bench --cost-curve prints: one median per context and size
+  const CostModel cost = measure_cost_model(m, probe, {}, &timings);
   ASSERT_EQ(cost.curves().size(), 3u);
+  EXPECT_EQ(timings.contexts, probe.contexts);
+  ASSERT_EQ(timings.median_ms.size(), 3u);
+  for (const std::vector<double>& row : timings.median_ms) {
+    ASSERT_EQ(row.size(), probe.sizes.size());
+    for (double ms : row) EXPECT_GT(ms, 0.0);
+  }
   for (size_t k = 0; k < cost.curves().size(); ++k) {
     const CostCurve& curve = cost.curves()[k].curve;
     EXPECT_DOUBLE_EQ(curve(1), 1.0);

@@ -17,6 +17,7 @@ inline Profile fixed_profile(const Model& m, double accept_rate, double evidence
   p.model = m.description();
   p.tokenizer = m.tokenizer_fingerprint();
   p.machine = machine_key();
+  p.cost_method = kCostMethod;
   p.threads = effective_threads(m);
   // This machine's measured curve at 1024 cached tokens (README, "Tree sizes").
   p.cost = CostModel(
