@@ -157,7 +157,7 @@ CostModel cost_model_for(Model& model, const Profile* profile) {
   std::error_code ec;
   if (std::filesystem::exists(cache, ec)) {
     try {
-      Profile cached = load_profile(cache);
+      const Profile cached = load_profile(cache);
       if (cached.cost_method == kCostMethod) return cached.cost;
     } catch (const ProfileError&) {
       // A corrupt cache entry is measured again below and overwritten.
