@@ -114,8 +114,8 @@ void run_cost_curve(const BenchFlags& f) {
     std::printf("| %d | %.2f | %.2f |\n", n, ms, curve(n));
     rows.push_back({{"n", n}, {"median_ms", ms}, {"ratio", curve(n)}});
   }
-  Tokens prompt;  // kernel agreement decodes on top of the same kind of prefix, cached again
-  for (int i = 0; i < prefix + 64; ++i) prompt.push_back(100 + (i * 7919) % 20000);
+  // Kernel agreement decodes on top of the probe's kind of prefix, cached again.
+  const Tokens prompt = probe_tokens(*model, prefix + 64);
   prefill(*model, TokenSpan(prompt).first(prefix), 0);
   const json agreement = kernel_agreement(*model, prompt, prefix);
   std::filesystem::create_directories(f.out);

@@ -211,13 +211,11 @@ void run_tune(const TuneFlags& f) {
     if (!std::filesystem::is_directory(dir, ec))
       throw UsageError("output directory does not exist: " + dir.string());
   }
-  const int threads = effective_threads(*model);
   if (f.if_stale && std::filesystem::exists(out)) {
     try {
       const Profile old = load_profile(out);
       check_profile_matches(old, *model, out);
-      if (old.machine == machine_key() && old.threads == threads &&
-          old.model == model->description() && old.cost_method == kCostMethod &&
+      if (cost_is_current(old, *model) &&
           (f.cost_only || (old.acceptance.total_tried() > 0 &&
                            (f.sampling_temp <= 0 || old.acceptance_sampled.total_tried() > 0)))) {
         std::printf("profile %s is current for this machine\n", out.c_str());
@@ -236,10 +234,7 @@ void run_tune(const TuneFlags& f) {
       throw UsageError(std::string(e.what()) + " (remove it or choose another --out)");
     }
   }
-  p.model = model->description();
-  p.tokenizer = model->tokenizer_fingerprint();
-  p.machine = machine_key();
-  p.threads = threads;
+  stamp_cost_for(p, *model);
   std::printf("tuning %s on %s, %d threads\n", p.model.c_str(), p.machine.c_str(), p.threads);
 
   CostProbe probe;
@@ -248,7 +243,6 @@ void run_tune(const TuneFlags& f) {
   {
     ProgressBar bar("tune: cost");
     p.cost = measure_cost_model(*model, probe, [&](double x) { bar.update(x); });
-    p.cost_method = kCostMethod;
     bar.finish();
   }
   print_cost(p.cost);

@@ -92,6 +92,12 @@ CostModel measure_cost_model(Model& model, const CostProbe& probe,
                              const std::function<void(double)>& progress = {},
                              CostTimings* timings = nullptr);
 
+// What a measured cost holds for: `model`, this machine, these threads, the current method.
+// stamp_cost_for records it on a profile about to receive a cost measured now; a profile
+// whose cost is not current is measured again (cost_model_for) or re-tuned (tune --if-stale).
+void stamp_cost_for(Profile& profile, const Model& model);
+bool cost_is_current(const Profile& profile, const Model& model);
+
 // The cost the drafter should use: the profile's if it was measured on this machine with
 // these threads, else one cached for this machine, else measured now (a few seconds, a
 // note on stderr) and cached.

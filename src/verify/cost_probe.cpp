@@ -91,10 +91,7 @@ CostModel measure_cost_model(Model& model, const CostProbe& probe,
   if (contexts.empty())
     contexts.push_back(std::max(16, model.n_ctx() - max_n - 1));  // a tiny cache: what fits
   std::sort(contexts.begin(), contexts.end());
-  // Ordinary-looking ids, not repeated: the cost must not depend on what is decoded.
-  Tokens tokens;
-  const int vocab_span = std::min(model.n_vocab() - 100, 20000);
-  for (int i = 0; i < contexts.back() + max_n; ++i) tokens.push_back(100 + (i * 7919) % vocab_span);
+  const Tokens tokens = probe_tokens(model, contexts.back() + max_n);
   const int passes = std::max(1, probe.passes);
   const double total =
       static_cast<double>(static_cast<size_t>(passes) * contexts.size() *
@@ -147,18 +144,27 @@ CostModel measure_cost_model(Model& model, const CostProbe& probe,
   return CostModel(std::move(curves));
 }
 
+void stamp_cost_for(Profile& profile, const Model& model) {
+  profile.model = model.description();
+  profile.tokenizer = model.tokenizer_fingerprint();
+  profile.machine = machine_key();
+  profile.threads = effective_threads(model);
+  profile.cost_method = kCostMethod;
+}
+
+bool cost_is_current(const Profile& profile, const Model& model) {
+  return profile.model == model.description() && profile.machine == machine_key() &&
+         profile.threads == effective_threads(model) && profile.cost_method == kCostMethod;
+}
+
 CostModel cost_model_for(Model& model, const Profile* profile) {
-  const int threads = effective_threads(model);
-  const std::string machine = machine_key();
-  if (profile && profile->machine == machine && profile->threads == threads &&
-      profile->model == model.description() && profile->cost_method == kCostMethod)
-    return profile->cost;
+  if (profile && cost_is_current(*profile, model)) return profile->cost;
   const std::filesystem::path cache = cost_cache_path(model);
   std::error_code ec;
   if (std::filesystem::exists(cache, ec)) {
     try {
       const Profile cached = load_profile(cache);
-      if (cached.cost_method == kCostMethod) return cached.cost;
+      if (cost_is_current(cached, model)) return cached.cost;
     } catch (const ProfileError&) {
       // A corrupt cache entry is measured again below and overwritten.
     }
@@ -174,12 +180,8 @@ CostModel cost_model_for(Model& model, const Profile* profile) {
   quick.sizes = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 16};
   quick.repeats = 2;  // x 2 passes: one timing per point more than one pass of 3 gave
   Profile p;
-  p.model = model.description();
-  p.tokenizer = model.tokenizer_fingerprint();
-  p.machine = machine;
-  p.threads = threads;
+  stamp_cost_for(p, model);
   p.cost = measure_cost_model(model, quick);
-  p.cost_method = kCostMethod;
   p.calibration = "cost only (measured on first use)";
   std::filesystem::create_directories(cache.parent_path(), ec);
   try {

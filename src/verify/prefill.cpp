@@ -19,6 +19,13 @@ const float* prefill(Model& model, TokenSpan prompt, int seq) {
   return model.logits(static_cast<int>(batch.size()) - 1);
 }
 
+Tokens probe_tokens(const Model& model, int count) {
+  const int vocab_span = std::min(model.n_vocab() - 100, 20000);
+  Tokens tokens;
+  for (int i = 0; i < count; ++i) tokens.push_back(100 + (i * 7919) % vocab_span);
+  return tokens;
+}
+
 std::vector<BatchToken> chain_batch(const Tokens& tokens, int prefix, int n,
                                     std::span<const int> seq) {
   std::vector<BatchToken> batch;

@@ -14,6 +14,10 @@ namespace reader {
 // row of the last prompt token (valid until the next decode).
 const float* prefill(Model& model, TokenSpan prompt, int seq);
 
+// `count` ordinary-looking token ids, not repeated: what timing probes decode, since a cost
+// must not depend on what is decoded.
+Tokens probe_tokens(const Model& model, int count);
+
 // Tokens prefix .. prefix + n - 1 of `tokens` as one batch in sequences `seq`, logits on:
 // what verifying an n-token chain after `prefix` cached tokens decodes.
 std::vector<BatchToken> chain_batch(const Tokens& tokens, int prefix, int n,

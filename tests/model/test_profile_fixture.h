@@ -14,11 +14,7 @@ namespace reader::test {
 // every kind of node was accepted at this rate over `evidence` calibration tries.
 inline Profile fixed_profile(const Model& m, double accept_rate, double evidence = 200) {
   Profile p;
-  p.model = m.description();
-  p.tokenizer = m.tokenizer_fingerprint();
-  p.machine = machine_key();
-  p.cost_method = kCostMethod;
-  p.threads = effective_threads(m);
+  stamp_cost_for(p, m);  // the fixed curve below counts as measured here
   // This machine's measured curve at 1024 cached tokens (README, "Tree sizes").
   p.cost = CostModel(
       {{1024,
