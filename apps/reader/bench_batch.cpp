@@ -22,6 +22,7 @@ struct BatchRun {
   std::vector<std::string> texts;  // per request
   double accepted_per_step = 0;
   double generation_tps = 0;  // tokens/s of the steps without prompt tokens
+  double full_tps = 0;        // tokens/s of the steps with all B sequences decoding
   double draft_share = 0;     // drafting time over wall time
 };
 
@@ -60,6 +61,7 @@ BatchRun run_once(Model& model, const MethodConfig& base, Method method,
   run.accepted_per_step = snap.steps ? static_cast<double>(snap.accepted) / snap.steps : 0;
   run.generation_tps =
       snap.generation_seconds > 0 ? snap.generation_tokens / snap.generation_seconds : 0;
+  run.full_tps = snap.full_seconds > 0 ? snap.full_tokens / snap.full_seconds : 0;
   run.draft_share = snap.draft_seconds / s;
   return run;
 }
@@ -97,7 +99,7 @@ void run_batch_bench(const BatchBenchParams& p, const ModelFlags& model_flags,
   for (const auto& m : p.methods) methods.push_back(parse_method(m));
   std::map<int, std::map<std::string, std::vector<double>>> tps;  // [B][method] per repeat
   std::map<int, std::map<std::string, double>> acc_per_step;
-  std::map<int, std::map<std::string, std::vector<double>>> gen_tps, draft_share;
+  std::map<int, std::map<std::string, std::vector<double>>> gen_tps, full_tps, draft_share;
   std::map<int, std::map<std::string, int>> identical, total;
   ProgressBar bar("bench --batch");
   const size_t jobs = p.sizes.size() * static_cast<size_t>(p.repeats) * methods.size();
@@ -119,6 +121,7 @@ void run_batch_bench(const BatchBenchParams& p, const ModelFlags& model_flags,
         tps[b][name].push_back(runs[m].tokens_per_second);
         acc_per_step[b][name] = runs[m].accepted_per_step;
         gen_tps[b][name].push_back(runs[m].generation_tps);
+        full_tps[b][name].push_back(runs[m].full_tps);
         draft_share[b][name].push_back(runs[m].draft_share);
         for (size_t i = 0; i < prompts.size(); ++i) {
           identical[b][name] += runs[m].texts[i] == runs[0].texts[i];
@@ -130,13 +133,17 @@ void run_batch_bench(const BatchBenchParams& p, const ModelFlags& model_flags,
   bar.finish();
 
   // Wall: everything, prompts included. Gen: steps without prompt tokens (decode only).
-  std::string md = "| B | " + p.methods[0] + " tok/s wall / gen |";
+  // Full: steps with all B slots decoding, a loaded server's steady state; a closed batch
+  // also has a tail where its last, slowest sequences decode alone.
+  std::string md = "| B | " + p.methods[0] + " tok/s wall / gen / full |";
   for (size_t m = 1; m < methods.size(); ++m)
-    md +=
-        fmt::format(" {0} tok/s wall / gen | {0} speedup wall / gen | drafting share | identical |",
-                    p.methods[m]);
+    md += fmt::format(
+        " {0} tok/s wall / gen / full | {0} speedup wall / gen / full |"
+        " rounds' wall ratios |"
+        " drafting share | identical |",
+        p.methods[m]);
   md += "\n|---|---|";
-  for (size_t m = 1; m < methods.size(); ++m) md += "---|---|---|---|";
+  for (size_t m = 1; m < methods.size(); ++m) md += "---|---|---|---|---|";
   md += "\n";
   BarChart chart{"Batched throughput (" + model->description() + ")",
                  "generated tokens/s",
@@ -148,22 +155,38 @@ void run_batch_bench(const BatchBenchParams& p, const ModelFlags& model_flags,
   for (int b : p.sizes) {
     const double base_tps = median(tps[b][p.methods[0]]);
     const double base_gen = median(gen_tps[b][p.methods[0]]);
-    md += fmt::format("| {} | {:.1f} / {:.1f} |", b, base_tps, base_gen);
+    const double base_full = median(full_tps[b][p.methods[0]]);
+    md += fmt::format("| {} | {:.1f} / {:.1f} / {:.1f} |", b, base_tps, base_gen, base_full);
     chart.categories.push_back("B=" + std::to_string(b));
     for (size_t m = 0; m < methods.size(); ++m) {
       const std::string& name = p.methods[m];
       const double med = median(tps[b][name]);
       chart.value[name][chart.categories.back()] = med;
       const double gen = median(gen_tps[b][name]);
+      const double full = median(full_tps[b][name]);
+      // Each round runs every method back to back, so a round's own ratio cancels the slow
+      // drifts of a shared machine; their spread shows how far one run can be trusted.
+      std::vector<double> round_ratios;
+      for (size_t r = 0; r < tps[b][name].size(); ++r)
+        if (tps[b][p.methods[0]][r] > 0)
+          round_ratios.push_back(tps[b][name][r] / tps[b][p.methods[0]][r]);
+      std::sort(round_ratios.begin(), round_ratios.end());
       if (m > 0)
-        md += fmt::format(" {:.1f} / {:.1f} | {:.2f}x / {:.2f}x | {:.0f}% | {}/{} |", med, gen,
-                          base_tps > 0 ? med / base_tps : 0.0, base_gen > 0 ? gen / base_gen : 0.0,
-                          100 * median(draft_share[b][name]), identical[b][name], total[b][name]);
+        md += fmt::format(
+            " {:.1f} / {:.1f} / {:.1f} | {:.2f}x / {:.2f}x / {:.2f}x | {:.2f}-{:.2f}x | {:.0f}% | "
+            "{}/{} |",
+            med, gen, full, base_tps > 0 ? med / base_tps : 0.0,
+            base_gen > 0 ? gen / base_gen : 0.0, base_full > 0 ? full / base_full : 0.0,
+            round_ratios.empty() ? 0.0 : round_ratios.front(),
+            round_ratios.empty() ? 0.0 : round_ratios.back(), 100 * median(draft_share[b][name]),
+            identical[b][name], total[b][name]);
       rows.push_back({{"batch", b},
                       {"method", name},
                       {"tokens_per_second", tps[b][name]},
                       {"median", med},
+                      {"round_speedups", round_ratios},
                       {"generation_tokens_per_second", gen_tps[b][name]},
+                      {"full_batch_tokens_per_second", full_tps[b][name]},
                       {"draft_share", draft_share[b][name]},
                       {"accepted_per_step", acc_per_step[b][name]},
                       {"identical_to_ar", identical[b][name]},

@@ -116,6 +116,35 @@ void print_cost(const CostModel& cost) {
     for (const auto& [n, c] : curve.curve.points()) std::printf(" %.2f |", c);
     std::printf("\n");
   }
+  if (cost.batch().empty()) return;
+  std::printf(
+      "\nbatched, one stream per sequence: c_B(k) = time(B sequences x k tokens) / "
+      "time(1 token), at %d cached tokens each:\n| B |",
+      cost.batch_context());
+  const auto& widest = cost.batch().front().curve.points();
+  for (const auto& [k, c] : widest) std::printf(" k=%d |", k);
+  std::printf("\n|---|");
+  for (size_t i = 0; i < widest.size(); ++i) std::printf("---|");
+  std::printf("\n");
+  for (const auto& b : cost.batch()) {
+    std::printf("| %d |", b.sequences);
+    for (const auto& [k, c] : b.curve.points()) std::printf(" %.2f |", c);
+    std::printf("\n");
+  }
+}
+
+// The batch table, on a second instance of the model that keeps one KV stream per sequence
+// as the batched engine does (engine.h).
+void measure_batch_table(const ModelFlags& flags, CostModel& cost) {
+  const BatchProbe probe;
+  ModelOptions mo =
+      flags.options(*std::max_element(probe.sequences.begin(), probe.sequences.end()));
+  mo.kv_unified = false;
+  mo.n_ctx = probe.context + probe.max_tokens + 16;
+  auto streams = Model::load(mo);
+  ProgressBar bar("tune: batch cost");
+  measure_batch_cost(*streams, probe, cost, [&](double x) { bar.update(x); });
+  bar.finish();
 }
 
 // Plots: the cost curves, and calibrated acceptance by kind.
@@ -215,7 +244,7 @@ void run_tune(const TuneFlags& f) {
     try {
       const Profile old = load_profile(out);
       check_profile_matches(old, *model, out);
-      if (cost_is_current(old, *model) &&
+      if (cost_is_current(old, *model) && !old.cost.batch().empty() &&
           (f.cost_only || (old.acceptance.total_tried() > 0 &&
                            (f.sampling_temp <= 0 || old.acceptance_sampled.total_tried() > 0)))) {
         std::printf("profile %s is current for this machine\n", out.c_str());
@@ -245,6 +274,7 @@ void run_tune(const TuneFlags& f) {
     p.cost = measure_cost_model(*model, probe, [&](double x) { bar.update(x); });
     bar.finish();
   }
+  measure_batch_table(f.model, p.cost);
   print_cost(p.cost);
 
   if (!f.cost_only) {

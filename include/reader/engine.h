@@ -65,6 +65,10 @@ struct EngineSnapshot {
   double decode_seconds = 0;            // llama_decode time
   double generation_seconds = 0;        // wall time of steps without prompt tokens
   std::uint64_t generation_tokens = 0;  // tokens emitted by those steps
+  // Of those, the steps with every slot decoding: a loaded server's steady state, without
+  // the tail of a closed batch, where the last sequences run alone.
+  double full_seconds = 0;
+  std::uint64_t full_tokens = 0;
 };
 
 class Engine {

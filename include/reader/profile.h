@@ -92,6 +92,21 @@ CostModel measure_cost_model(Model& model, const CostProbe& probe,
                              const std::function<void(double)>& progress = {},
                              CostTimings* timings = nullptr);
 
+// How the batch table (CostModel::pass) is probed: B sequences, one KV stream each, each
+// decoding k tokens on top of `context` cached ones, timed against one sequence's one-token
+// decode in the same round.
+struct BatchProbe {
+  std::vector<int> sequences = {2, 4, 8, 16};  // B (those the model has streams for)
+  std::vector<int> each = {1, 2, 3, 4, 6, 8};  // k, tokens per sequence
+  int max_tokens = 64;  // B x k beyond this is not timed: drafts are trimmed long before
+  int context = 256;    // cached tokens per sequence
+  int repeats = 7;      // timed rounds after one warm-up
+};
+// Measures the batch table on `model`, which must keep one stream per sequence (kv_unified
+// false; else throws std::invalid_argument), into `cost` (set_batch). Clears its KV cache.
+void measure_batch_cost(Model& model, const BatchProbe& probe, CostModel& cost,
+                        const std::function<void(double)>& progress = {});
+
 // What a measured cost holds for: `model`, this machine, these threads, the current method.
 // stamp_cost_for records it on a profile about to receive a cost measured now; a profile
 // whose cost is not current is measured again (cost_model_for) or re-tuned (tune --if-stale).

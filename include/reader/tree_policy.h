@@ -46,8 +46,29 @@ class CostModel {
   CostCurve at(int context) const;
   const std::vector<Curve>& curves() const { return curves_; }
 
+  // Batched steps with one KV stream per sequence (engine.h) are priced from a table of
+  // their own: llama.cpp pays per stream as well as per token, so here 4 sequences x 1
+  // token cost 2.3 one-token decodes and 4 x 2 cost 2.6, where one chain of 4 costs 1.8 and
+  // of 8, 2.4. A chain's curve would overcharge drafting in a batch by half.
+  struct BatchCurve {
+    int sequences = 0;  // B >= 2, decoding side by side
+    CostCurve curve;    // c_B(k): B sequences sending k tokens each, over one 1-token decode
+  };
+  // Sorted by sequences, each >= 2 (else throws std::invalid_argument); measured at
+  // `context` cached tokens per sequence.
+  void set_batch(int context, std::vector<BatchCurve> curves);
+  const std::vector<BatchCurve>& batch() const { return batch_; }
+  int batch_context() const { return batch_context_; }
+  // One pass of a decode in which `sequences` sequences send `each` tokens apiece at
+  // `context`: the batch table (linear between measured B, proportional beyond the last),
+  // scaled by how the chain curve grows from the table's context to this one; without a
+  // table, or for one sequence, the chain curve at sequences x each tokens.
+  double pass(int sequences, int each, int context) const;
+
  private:
   std::vector<Curve> curves_;
+  std::vector<BatchCurve> batch_;  // empty: not measured
+  int batch_context_ = 0;
 };
 // Used only when no profile and no measurement is available: SmolLM2 Q8_0 on an Intel
 // Xeon at 512 cached tokens (README, "Tree sizes"), the same curve at every context.

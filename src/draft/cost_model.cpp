@@ -67,6 +67,54 @@ CostCurve CostModel::at(int context) const {
   return CostCurve(std::move(points));
 }
 
+void CostModel::set_batch(int context, std::vector<BatchCurve> curves) {
+  if (context < 0) throw std::invalid_argument("batch cost context must be >= 0");
+  for (size_t i = 0; i < curves.size(); ++i) {
+    if (curves[i].sequences < 2) throw std::invalid_argument("batch cost needs sequences >= 2");
+    if (i > 0 && curves[i].sequences <= curves[i - 1].sequences)
+      throw std::invalid_argument("batch cost curves must be sorted by sequences");
+  }
+  batch_ = std::move(curves);
+  batch_context_ = context;
+}
+
+namespace {
+// c_B(k), proportional to k beyond the measured sizes: a table stops where B x k is large
+// enough to keep the machine busy, and a straight line from the origin never makes more
+// tokens look cheaper (a slope from the last two points could cross a larger B's curve).
+double batch_at(const CostCurve& curve, int each) {
+  const auto [k, c] = curve.points().back();
+  return each <= k ? curve(each) : c * each / static_cast<double>(k);
+}
+}  // namespace
+
+double CostModel::pass(int sequences, int each, int context) const {
+  sequences = std::max(sequences, 1);
+  each = std::max(each, 1);
+  const int tokens = sequences * each;
+  if (sequences == 1 || batch_.empty()) return at(context)(tokens);
+  double c = 0;
+  if (sequences <= batch_.front().sequences) {
+    // Between one sequence (the chain curve) and the first measured B.
+    const BatchCurve& b = batch_.front();
+    const double one = at(batch_context_)(each);
+    c = one +
+        (batch_at(b.curve, each) - one) * (sequences - 1) / static_cast<double>(b.sequences - 1);
+  } else if (sequences >= batch_.back().sequences) {
+    const BatchCurve& b = batch_.back();
+    c = batch_at(b.curve, each) * sequences / static_cast<double>(b.sequences);
+  } else {
+    size_t hi = 1;
+    while (batch_[hi].sequences < sequences) ++hi;
+    const BatchCurve& a = batch_[hi - 1];
+    const BatchCurve& b = batch_[hi];
+    const double w = (sequences - a.sequences) / static_cast<double>(b.sequences - a.sequences);
+    c = (1 - w) * batch_at(a.curve, each) + w * batch_at(b.curve, each);
+  }
+  // Attention grows with the context; the chain curves say by how much for this many tokens.
+  return c * at(context)(tokens) / at(batch_context_)(tokens);
+}
+
 CostModel fallback_cost_model() {
   // reader bench --cost-curve on an Intel Xeon: SmolLM2-135M Q8_0, llama.cpp with the
   // sgemm-for-every-batch patch, 2 threads, 512 cached tokens, medians of 7 runs.

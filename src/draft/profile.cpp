@@ -144,6 +144,15 @@ std::string profile_to_json(const Profile& p) {
     j["acceptance_sampled"] = acceptance_to_json(p.acceptance_sampled);
     j["sampled_temperature"] = p.sampled_temperature;
   }
+  if (!p.cost.batch().empty()) {
+    json curves = json::array();
+    for (const auto& b : p.cost.batch()) {
+      json points = json::array();
+      for (const auto& [n, v] : b.curve.points()) points.push_back({n, v});
+      curves.push_back({{"sequences", b.sequences}, {"curve", points}});
+    }
+    j["batch_cost"] = {{"context", p.cost.batch_context()}, {"curves", curves}};
+  }
   if (p.shape) j["shape"] = json::parse(tree_shape_to_json(*p.shape));
   return j.dump(1);
 }
@@ -176,6 +185,18 @@ Profile load_profile(const std::filesystem::path& path) {
           {detail::json_int(c.at("context"), "context"), CostCurve(std::move(points))});
     }
     p.cost = CostModel(std::move(curves));
+    if (j.contains("batch_cost")) {  // absent: not measured, batches priced by the chain curve
+      const json& b = j["batch_cost"];
+      std::vector<CostModel::BatchCurve> batch;
+      for (const json& c : b.at("curves")) {
+        std::vector<std::pair<int, double>> points;
+        for (const json& pt : c.at("curve"))
+          points.emplace_back(detail::json_int(pt.at(0), "batch curve k"), pt.at(1).get<double>());
+        batch.push_back(
+            {detail::json_int(c.at("sequences"), "sequences"), CostCurve(std::move(points))});
+      }
+      p.cost.set_batch(detail::json_int(b.at("context"), "batch_cost context"), std::move(batch));
+    }
     p.cost_method = j.value("cost_method", "");
     p.acceptance = acceptance_from_json(j.at("acceptance"), where);
     if (j.contains("acceptance_sampled")) {

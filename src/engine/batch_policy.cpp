@@ -5,21 +5,25 @@
 
 namespace reader {
 
-double split_step_cost(std::vector<int> lengths, const CostCurve& cost) {
+PassCost chain_pass_cost(CostCurve cost) {
+  return [cost = std::move(cost)](int sequences, int each) { return cost(sequences * each); };
+}
+
+double split_step_cost(std::vector<int> lengths, const PassCost& cost) {
   std::sort(lengths.begin(), lengths.end());
   double total = 0;
   int done = 0;  // tokens per sequence already sent in earlier passes
   for (size_t i = 0; i < lengths.size(); ++i) {
     if (lengths[i] <= done) continue;
     const int still = static_cast<int>(lengths.size() - i);  // sequences with more to send
-    total += cost((lengths[i] - done) * still);
+    total += cost(still, lengths[i] - done);
     done = lengths[i];
   }
   return total;
 }
 
 std::vector<int> trim_drafts(const std::vector<std::vector<double>>& alphas,
-                             const std::vector<int>& prefill, const CostCurve& cost) {
+                             const std::vector<int>& prefill, const PassCost& cost) {
   const size_t n_seq = alphas.size();
   // Alpha clamped non-increasing along each chain, so any prefix by alpha is a valid draft.
   std::vector<std::vector<double>> a(n_seq);

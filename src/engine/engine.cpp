@@ -212,18 +212,20 @@ bool Engine::step() {
   std::vector<Sequence*> decoding;
   for (Sequence* s : running)
     if (s->decoding) decoding.push_back(s);
-  // Saturated: doubling the tokens of this decode would cost 1.5x or more, so drafts would
-  // need near-certain acceptance on every sequence to pay (the measured curve: from about 8
-  // sequences on this CPU); batched AR is then the best there is.
-  std::optional<CostCurve> batch_cost;  // c(n) at the decoding sequences' mean context
+  // A pass of the batch's decode, priced at the decoding sequences' mean context from the
+  // measured batch table (CostModel::pass; the chain curve where none was measured).
+  std::optional<PassCost> batch_cost;
   if (options_.cost && !decoding.empty()) {
     long context = 0;
     for (Sequence* s : decoding) context += s->root_pos;
-    batch_cost = options_.cost->at(static_cast<int>(context / std::ssize(decoding)));
+    batch_cost = [cost = options_.cost, mean = static_cast<int>(context / std::ssize(decoding))](
+                     int sequences, int each) { return cost->pass(sequences, each, mean); };
   }
   const int n_decoding = static_cast<int>(decoding.size());
+  // Saturated: a second token per sequence would cost half a step more or worse, so drafts
+  // would need near-certain acceptance on every sequence to pay; batched AR is the best there is.
   const bool saturated = batch_cost && n_decoding > 1 &&
-                         (*batch_cost)(2 * n_decoding) >= 1.5 * (*batch_cost)(n_decoding);
+                         (*batch_cost)(n_decoding, 2) >= 1.5 * (*batch_cost)(n_decoding, 1);
   const bool draft = draft_switch_->choose(n_decoding, saturated);
   for (Sequence* s : running) {
     s->tree.reset();
@@ -412,6 +414,10 @@ bool Engine::step() {
 
     stats_.generation_seconds += step_s;
     stats_.generation_tokens += step_generated;
+    if (std::ssize(running) == options_.max_sequences) {
+      stats_.full_seconds += step_s;
+      stats_.full_tokens += step_generated;
+    }
   }
   stats_.steps++;
   stats_.generated += step_generated;

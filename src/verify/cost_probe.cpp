@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 #include <thread>
 
 #include "reader/model.h"
@@ -142,6 +143,80 @@ CostModel measure_cost_model(Model& model, const CostProbe& probe,
   }
   model.kv_clear();
   return CostModel(std::move(curves));
+}
+
+void measure_batch_cost(Model& model, const BatchProbe& probe, CostModel& cost,
+                        const std::function<void(double)>& progress) {
+  using Clock = std::chrono::steady_clock;
+  if (model.options().kv_unified)
+    throw std::invalid_argument("measure_batch_cost needs one KV stream per sequence");
+  const int context = std::min(probe.context, model.n_ctx() - probe.max_tokens - 1);
+  if (context < 1) throw std::invalid_argument("measure_batch_cost: context too small");
+  std::vector<std::pair<int, int>> sizes;  // (B, k); (1, 1) first: every round's base
+  sizes.emplace_back(1, 1);
+  int max_b = 1;
+  std::vector<int> each = probe.each;  // a curve starts at k = 1 and rises
+  std::sort(each.begin(), each.end());
+  if (each.empty() || each.front() != 1)
+    throw std::invalid_argument("measure_batch_cost: tokens per sequence must start at 1");
+  std::vector<int> sequences = probe.sequences;
+  std::sort(sequences.begin(), sequences.end());
+  for (int b : sequences) {
+    if (b < 2 || b > model.n_seq_max()) continue;
+    for (int k : each)
+      if (b * k <= probe.max_tokens) sizes.emplace_back(b, k), max_b = std::max(max_b, b);
+  }
+  if (sizes.size() == 1) throw std::invalid_argument("measure_batch_cost: no batch size fits");
+  const Tokens tokens = probe_tokens(model, context + probe.max_tokens);
+  std::vector<int> ids(static_cast<size_t>(max_b));
+  model.kv_clear();
+  for (int s = 0; s < max_b; ++s) {
+    ids[static_cast<size_t>(s)] = s;
+    prefill(model, TokenSpan(tokens).first(static_cast<size_t>(context)), s);
+  }
+  // ratio[i]: size i's time over the same round's one-token time, per round.
+  std::vector<std::vector<double>> ratio(sizes.size());
+  const double total = static_cast<double>((probe.repeats + 1) * sizes.size());
+  double done = 0;
+  std::vector<double> ms(sizes.size());
+  for (int r = 0; r <= probe.repeats; ++r) {
+    for (size_t j = 0; j < sizes.size(); ++j) {
+      const size_t i = (j + static_cast<size_t>(r)) % sizes.size();  // rotated, as above
+      const auto [b, k] = sizes[i];
+      std::vector<BatchToken> batch;
+      for (int s = 0; s < b; ++s)
+        for (int t = 0; t < k; ++t)
+          batch.push_back({tokens[static_cast<size_t>(context + t)], context + t,
+                           std::span<const int>(&ids[static_cast<size_t>(s)], 1), true});
+      const auto t0 = Clock::now();
+      model.decode(batch);
+      Token sink = 0;
+      for (int row = 0; row < b * k; ++row) sink ^= argmax(model.logits(row), model.n_vocab());
+      ms[i] = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+      for (int s = 0; s < b; ++s) model.kv_seq_rm(s, context, -1);
+      if (sink == -1) std::abort();  // keeps the argmax from being optimised away
+      if (progress) progress(++done / total);
+    }
+    if (r > 0)
+      for (size_t i = 0; i < sizes.size(); ++i) ratio[i].push_back(ms[i] / ms[0]);
+  }
+  model.kv_clear();
+  // Medians, made non-decreasing in k and in B: noise must not make more work look cheaper.
+  std::vector<CostModel::BatchCurve> curves;
+  std::vector<std::pair<int, double>> points;
+  for (size_t i = 1; i <= sizes.size(); ++i) {
+    if (i == sizes.size() || (!points.empty() && sizes[i].first != sizes[i - 1].first)) {
+      curves.push_back({sizes[i - 1].first, CostCurve(std::move(points))});
+      points.clear();
+      if (i == sizes.size()) break;
+    }
+    const auto [b, k] = sizes[i];
+    double c = median(ratio[i]);
+    if (!points.empty()) c = std::max(c, points.back().second);
+    if (!curves.empty()) c = std::max(c, curves.back().curve(k));
+    points.emplace_back(k, c);
+  }
+  cost.set_batch(context, std::move(curves));
 }
 
 void stamp_cost_for(Profile& profile, const Model& model) {

@@ -13,25 +13,34 @@ namespace {
 
 // llama.cpp's split_equal over per-sequence streams, simulated: each pass takes, from every
 // sequence that still has tokens, as many as the one with the fewest left.
-double simulated_split_cost(std::vector<int> left, const CostCurve& cost) {
+double simulated_split_cost(std::vector<int> left, const PassCost& cost) {
   double total = 0;
   for (;;) {
     int take = 0, seqs = 0;
     for (int l : left)
       if (l > 0) take = take == 0 ? l : std::min(take, l), ++seqs;
     if (seqs == 0) return total;
-    total += cost(take * seqs);
+    total += cost(seqs, take);
     for (int& l : left)
       if (l > 0) l -= take;
   }
 }
 
-CostCurve test_curve() {
-  return CostCurve({{1, 1.0}, {2, 1.17}, {4, 1.47}, {8, 1.9}, {16, 3.2}, {32, 5.2}});
+PassCost test_curve() {
+  return chain_pass_cost(
+      CostCurve({{1, 1.0}, {2, 1.17}, {4, 1.47}, {8, 1.9}, {16, 3.2}, {32, 5.2}}));
+}
+
+// Like a measured batch table: every stream in a pass adds its own overhead, so the cost
+// is not a function of the token count alone.
+PassCost stream_curve() {
+  const CostCurve chain({{1, 1.0}, {2, 1.2}, {4, 1.8}, {8, 2.4}, {16, 3.0}, {32, 4.8}});
+  return
+      [chain](int sequences, int each) { return chain(sequences * each) + 0.2 * (sequences - 1); };
 }
 
 double value(const std::vector<std::vector<double>>& alphas, const std::vector<int>& prefill,
-             const std::vector<int>& keep, const CostCurve& cost) {
+             const std::vector<int>& keep, const PassCost& cost) {
   double gain = 0;
   std::vector<int> lengths = prefill;
   for (size_t s = 0; s < alphas.size(); ++s) {
@@ -46,8 +55,8 @@ double value(const std::vector<std::vector<double>>& alphas, const std::vector<i
 
 TEST(BatchPolicyTest, SplitCostMatchesSimulation) {
   std::mt19937 rng(3);
-  const CostCurve cost = test_curve();
   for (int trial = 0; trial < 2000; ++trial) {
+    const PassCost cost = trial % 2 ? test_curve() : stream_curve();
     std::vector<int> lengths(1 + rng() % 8);
     for (int& l : lengths) l = 1 + static_cast<int>(rng() % 6);
     EXPECT_NEAR(split_step_cost(lengths, cost), simulated_split_cost(lengths, cost), 1e-9);
@@ -56,8 +65,8 @@ TEST(BatchPolicyTest, SplitCostMatchesSimulation) {
 
 TEST(BatchPolicyTest, TrimIsAPrefixNeverWorseThanPlainStepsOrAnyCommonCap) {
   std::mt19937 rng(5);
-  const CostCurve cost = test_curve();
   for (int trial = 0; trial < 1000; ++trial) {
+    const PassCost cost = trial % 2 ? test_curve() : stream_curve();
     std::vector<std::vector<double>> alphas(1 + rng() % 5);
     for (auto& a : alphas) {
       a.resize(rng() % 5);
@@ -87,7 +96,7 @@ TEST(BatchPolicyTest, SaturatedBatchDraftsNothing) {
   // At 32 sequences the curve is near linear: only certain tokens could pay, and 0.9 does not.
   const CostCurve linear({{1, 1.0}, {32, 32.0}, {64, 64.0}});
   std::vector<std::vector<double>> alphas(32, std::vector<double>{0.9, 0.8});
-  for (int k : trim_drafts(alphas, {}, linear)) EXPECT_EQ(k, 0);
+  for (int k : trim_drafts(alphas, {}, chain_pass_cost(linear))) EXPECT_EQ(k, 0);
 }
 
 TEST(BatchPolicyTest, OneUnevenDraftMustPayForItsOwnPass) {

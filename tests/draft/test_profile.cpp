@@ -40,6 +40,29 @@ TEST(CostModelTest, RefusesCurvesThatCouldGoNegative) {
     for (int n : {1, 2, 7, 64, 512}) EXPECT_GT(m.at(context)(n), 0.0);
 }
 
+TEST(CostModelTest, BatchPassesFollowTheTableAndTheChainWithout) {
+  CostModel m({{256, CostCurve({{1, 1.0}, {4, 1.8}, {8, 2.4}, {16, 3.0}})},
+               {1024, CostCurve({{1, 1.0}, {4, 2.0}, {8, 2.8}, {16, 3.6}})}});
+  // No table: a pass of B x k tokens is priced as one chain of B * k.
+  EXPECT_DOUBLE_EQ(m.pass(4, 2, 256), m.at(256)(8));
+  m.set_batch(256, {{2, CostCurve({{1, 1.4}, {2, 1.9}})}, {4, CostCurve({{1, 2.3}, {2, 2.6}})}});
+  EXPECT_DOUBLE_EQ(m.pass(1, 4, 256), m.at(256)(4));  // one sequence: its chain
+  EXPECT_DOUBLE_EQ(m.pass(2, 2, 256), 1.9);
+  EXPECT_DOUBLE_EQ(m.pass(4, 1, 256), 2.3);
+  EXPECT_DOUBLE_EQ(m.pass(3, 1, 256), (1.4 + 2.3) / 2);
+  EXPECT_DOUBLE_EQ(m.pass(8, 2, 256), 2 * 2.6);  // beyond the last B: proportional
+  // A longer context scales the table as the chain curve grows for as many tokens.
+  EXPECT_DOUBLE_EQ(m.pass(4, 2, 1024), 2.6 * 2.8 / 2.4);
+  for (int b = 1; b <= 9; ++b)
+    for (int k = 1; k <= 9; ++k) {
+      EXPECT_LE(m.pass(b, k, 256), m.pass(b, k + 1, 256) + 1e-12) << b << " " << k;
+      EXPECT_LE(m.pass(b, k, 256), m.pass(b + 1, k, 256) + 1e-12) << b << " " << k;
+    }
+  EXPECT_THROW(m.set_batch(256, {{1, CostCurve({{1, 1.0}})}}), std::invalid_argument);
+  EXPECT_THROW(m.set_batch(256, {{4, CostCurve({{1, 2.0}})}, {2, CostCurve({{1, 1.4}})}}),
+               std::invalid_argument);
+}
+
 TEST(TreeShapeTest, NumbersMustBeInts) {
   // Found by fuzz/fuzz_profile: get<int>() on 1e90 is undefined behaviour.
   EXPECT_THROW(parse_tree_shape(R"({"d_search": 1e90})", "t"), std::invalid_argument);
@@ -167,6 +190,7 @@ TEST_F(ProfileFileTest, RoundTrips) {
   p.cost_method = kCostMethod;
   p.cost = CostModel({{256, CostCurve({{1, 1.0}, {2, 1.2}, {8, 2.5}})},
                       {1024, CostCurve({{1, 1.0}, {2, 1.3}, {8, 3.0}})}});
+  p.cost.set_batch(256, {{2, CostCurve({{1, 1.4}, {2, 1.9}})}, {8, CostCurve({{1, 3.4}})}});
   p.acceptance.add({DraftSource::kWidening, 5, 2, Agreement::kLongTerm}, true);
   p.acceptance.add({DraftSource::kWidening, 5, 2, Agreement::kLongTerm}, false);
   p.acceptance.add({DraftSource::kSpeculator, 4, 0, Agreement::kText}, true);
@@ -183,6 +207,10 @@ TEST_F(ProfileFileTest, RoundTrips) {
   EXPECT_EQ(q.cost_method, kCostMethod);
   ASSERT_EQ(q.cost.curves().size(), 2u);
   EXPECT_DOUBLE_EQ(q.cost.at(1024)(8), 3.0);
+  ASSERT_EQ(q.cost.batch().size(), 2u);
+  EXPECT_EQ(q.cost.batch_context(), 256);
+  EXPECT_EQ(q.cost.batch()[1].sequences, 8);
+  EXPECT_DOUBLE_EQ(q.cost.pass(2, 2, 256), 1.9);
   for (int cell = 0; cell < AcceptanceCounts::kCells; ++cell) {
     EXPECT_EQ(q.acceptance.tried(cell), p.acceptance.tried(cell));
     EXPECT_EQ(q.acceptance.accepted(cell), p.acceptance.accepted(cell));
@@ -255,6 +283,14 @@ TEST_F(ProfileFileTest, BadFilesGiveOneLineErrors) {
                "must not decrease");
   expect_error(write("negcontext.json", head + R"("threads": 2, "cost": [{"context": -5,
     "curve": [[1, 1.0]]}]})"),
+               "corrupt");
+  expect_error(write("batchone.json", head + R"("threads": 2, "cost": [{"context": 256,
+    "curve": [[1, 1.0]]}], "batch_cost": {"context": 256, "curves": [{"sequences": 1,
+    "curve": [[1, 1.0]]}]}})"),
+               "sequences >= 2");
+  expect_error(write("batchk.json", head + R"("threads": 2, "cost": [{"context": 256,
+    "curve": [[1, 1.0]]}], "batch_cost": {"context": 256, "curves": [{"sequences": 4,
+    "curve": [[2, 2.0]]}]}})"),
                "corrupt");
 }
 

@@ -95,6 +95,35 @@ TEST(DraftPolicy, MeasuredCostNeverFallsWithSizeOrContext) {
   }
 }
 
+// The batch table the engine prices batched steps with: measured on a model that keeps one
+// stream per sequence, rising with tokens per sequence and with sequences; refused on a
+// unified cache, whose costs are not the engine's.
+TEST(DraftPolicy, MeasuredBatchCostRisesWithTokensAndSequences) {
+  Model& unified = shared_model("smollm2", 64, 4096);
+  BatchProbe probe;
+  probe.sequences = {2, 4};
+  probe.each = {1, 2, 4};
+  probe.max_tokens = 8;
+  probe.context = 64;
+  probe.repeats = 1;
+  CostModel cost = fallback_cost_model();
+  EXPECT_THROW(measure_batch_cost(unified, probe, cost), std::invalid_argument);
+  ModelOptions mo = unified.options();
+  mo.kv_unified = false;
+  mo.n_seq_max = 4;
+  mo.n_ctx = 128;
+  auto streams = Model::load(mo);
+  measure_batch_cost(*streams, probe, cost);
+  ASSERT_EQ(cost.batch().size(), 2u);
+  EXPECT_EQ(cost.batch()[0].sequences, 2);
+  EXPECT_EQ(cost.batch()[1].curve.points().size(), 2u);  // 4 x 4 is over max_tokens
+  for (const auto& b : cost.batch()) {
+    const auto& points = b.curve.points();
+    for (size_t i = 1; i < points.size(); ++i) EXPECT_GE(points[i].second, points[i - 1].second);
+  }
+  for (int k : {1, 2}) EXPECT_GE(cost.batch()[1].curve(k), cost.batch()[0].curve(k));
+}
+
 TEST(DraftPolicy, RepeatedPassageGetsLongChains) {
   Model& m = shared_model("smollm2", 64, 4096);
   const Profile cautious = fixed_profile(m, -1);  // no calibration: cautious defaults
