@@ -135,8 +135,9 @@ void print_cost(const CostModel& cost) {
 
 // The batch table, on a second instance of the model that keeps one KV stream per sequence
 // as the batched engine does (engine.h).
-void measure_batch_table(const ModelFlags& flags, CostModel& cost) {
-  const BatchProbe probe;
+void measure_batch_table(const ModelFlags& flags, int repeats, CostModel& cost) {
+  BatchProbe probe;
+  probe.repeats = repeats;
   ModelOptions mo =
       flags.options(*std::max_element(probe.sequences.begin(), probe.sequences.end()));
   mo.kv_unified = false;
@@ -274,7 +275,7 @@ void run_tune(const TuneFlags& f) {
     p.cost = measure_cost_model(*model, probe, [&](double x) { bar.update(x); });
     bar.finish();
   }
-  measure_batch_table(f.model, p.cost);
+  measure_batch_table(f.model, f.repeats, p.cost);
   print_cost(p.cost);
 
   if (!f.cost_only) {

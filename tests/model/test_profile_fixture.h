@@ -27,13 +27,18 @@ inline Profile fixed_profile(const Model& m, double accept_rate, double evidence
 }
 
 // The acceptance this project calibrated for SmolLM2 (`reader tune`, committed under
-// docs/results/tune/), with the fixed cost curve above: what `reader generate` drafts with
-// after setup, minus the timing. Model tests of drafting use it.
+// docs/results/tune/), with the fixed cost curve above and a fixed batch table: what
+// `reader generate` drafts with after setup, minus the timing. Model tests of drafting use it.
 inline Profile calibrated_profile(const Model& m) {
   Profile p = fixed_profile(m, -1);
   const Profile tuned = load_profile(std::filesystem::path(READER_SOURCE_DIR) / "docs" / "results" /
                                      "tune" / "SmolLM2-135M-Instruct.Q8_0.profile.json");
   p.acceptance = tuned.acceptance;
+  // A batch table (the Zen 5 host's, `reader tune`), so batched tests price their passes the
+  // way a tuned engine does.
+  p.cost.set_batch(256, {{2, CostCurve({{1, 1.34}, {2, 1.82}, {3, 2.25}, {4, 2.25}})},
+                         {4, CostCurve({{1, 2.02}, {2, 2.39}, {3, 2.79}, {4, 2.79}})},
+                         {8, CostCurve({{1, 2.78}, {2, 3.17}, {3, 4.20}, {4, 5.05}})}});
   return p;
 }
 
