@@ -223,9 +223,12 @@ bool Engine::step() {
   }
   const int n_decoding = static_cast<int>(decoding.size());
   // Saturated: a second token per sequence would cost half a step more or worse, so drafts
-  // would need near-certain acceptance on every sequence to pay; batched AR is the best there is.
+  // would need near-certain acceptance on every sequence to pay; batched AR is the best there
+  // is. Counted over every stream in the decode, prompts being prefilled included: beside 15
+  // decoding sequences a joining prompt makes the first pass one of 16 streams.
+  const int n_streams = static_cast<int>(running.size());
   const bool saturated = batch_cost && n_decoding > 1 &&
-                         (*batch_cost)(n_decoding, 2) >= 1.5 * (*batch_cost)(n_decoding, 1);
+                         (*batch_cost)(n_streams, 2) >= 1.5 * (*batch_cost)(n_streams, 1);
   const bool draft = draft_switch_->choose(n_decoding, saturated);
   for (Sequence* s : running) {
     s->tree.reset();
