@@ -104,33 +104,35 @@ std::vector<TemplateNode> tuned_template(const std::vector<TemplateNode>& tmpl,
   return out;
 }
 
-void print_cost(const CostModel& cost) {
-  std::printf("\nverification cost c(n) = time(n tokens) / time(1 token):\n| context |");
-  const auto& first = cost.curves().front().curve.points();
-  for (const auto& [n, c] : first) std::printf(" n=%d |", n);
+// One markdown table of curves: a row per (label, curve), a column per point of the first.
+void print_curves(const char* row, const char* column,
+                  const std::vector<std::pair<int, const CostCurve*>>& curves) {
+  std::printf("| %s |", row);
+  const auto& first = curves.front().second->points();
+  for (const auto& point : first) std::printf(" %s=%d |", column, point.first);
   std::printf("\n|---|");
   for (size_t i = 0; i < first.size(); ++i) std::printf("---|");
   std::printf("\n");
-  for (const auto& curve : cost.curves()) {
-    std::printf("| %d |", curve.context);
-    for (const auto& [n, c] : curve.curve.points()) std::printf(" %.2f |", c);
+  for (const auto& [label, curve] : curves) {
+    std::printf("| %d |", label);
+    for (const auto& point : curve->points()) std::printf(" %.2f |", point.second);
     std::printf("\n");
   }
+}
+
+void print_cost(const CostModel& cost) {
+  std::printf("\nverification cost c(n) = time(n tokens) / time(1 token):\n");
+  std::vector<std::pair<int, const CostCurve*>> chains;
+  for (const auto& c : cost.curves()) chains.emplace_back(c.context, &c.curve);
+  print_curves("context", "n", chains);
   if (cost.batch().empty()) return;
   std::printf(
       "\nbatched, one stream per sequence: c_B(k) = time(B sequences x k tokens) / "
-      "time(1 token), at %d cached tokens each:\n| B |",
+      "time(1 token), at %d cached tokens each:\n",
       cost.batch_context());
-  const auto& widest = cost.batch().front().curve.points();
-  for (const auto& [k, c] : widest) std::printf(" k=%d |", k);
-  std::printf("\n|---|");
-  for (size_t i = 0; i < widest.size(); ++i) std::printf("---|");
-  std::printf("\n");
-  for (const auto& b : cost.batch()) {
-    std::printf("| %d |", b.sequences);
-    for (const auto& [k, c] : b.curve.points()) std::printf(" %.2f |", c);
-    std::printf("\n");
-  }
+  std::vector<std::pair<int, const CostCurve*>> batches;
+  for (const auto& b : cost.batch()) batches.emplace_back(b.sequences, &b.curve);
+  print_curves("B", "k", batches);
 }
 
 // The batch table, on a second instance of the model that keeps one KV stream per sequence

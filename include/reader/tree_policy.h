@@ -59,11 +59,30 @@ class CostModel {
   void set_batch(int context, std::vector<BatchCurve> curves);
   const std::vector<BatchCurve>& batch() const { return batch_; }
   int batch_context() const { return batch_context_; }
-  // One pass of a decode in which `sequences` sequences send `each` tokens apiece at
-  // `context`: the batch table (linear between measured B, proportional beyond the last),
-  // scaled by how the chain curve grows from the table's context to this one; without a
-  // table, or for one sequence, the chain curve at sequences x each tokens.
-  double pass(int sequences, int each, int context) const;
+  // Passes of a decode at one context: the batch table (linear between measured B,
+  // proportional beyond the last), scaled by how the chain curve grows from the table's
+  // context to this one; without a table, or for one sequence, the chain curve at
+  // sequences x each tokens. The chain curves are interpolated once, here, since a batched
+  // step prices every candidate trim of its drafts (engine.cpp).
+  class PassPrices {
+   public:
+    // One pass in which `sequences` sequences send `each` tokens apiece.
+    double operator()(int sequences, int each) const;
+
+   private:
+    friend class CostModel;
+    PassPrices(CostCurve chain, CostCurve table_chain, std::vector<BatchCurve> batch)
+        : chain_(std::move(chain)),
+          table_chain_(std::move(table_chain)),
+          batch_(std::move(batch)) {}
+    CostCurve chain_;                // the chain curve at the pass's context
+    CostCurve table_chain_;          // the chain curve at the batch table's context
+    std::vector<BatchCurve> batch_;  // the batch table (empty: not measured)
+  };
+  PassPrices passes_at(int context) const;
+  double pass(int sequences, int each, int context) const {
+    return passes_at(context)(sequences, each);
+  }
 
  private:
   std::vector<Curve> curves_;

@@ -88,16 +88,20 @@ double batch_at(const CostCurve& curve, int each) {
 }
 }  // namespace
 
-double CostModel::pass(int sequences, int each, int context) const {
+CostModel::PassPrices CostModel::passes_at(int context) const {
+  return PassPrices(at(context), at(batch_context_), batch_);
+}
+
+double CostModel::PassPrices::operator()(int sequences, int each) const {
   sequences = std::max(sequences, 1);
   each = std::max(each, 1);
   const int tokens = sequences * each;
-  if (sequences == 1 || batch_.empty()) return at(context)(tokens);
+  if (sequences == 1 || batch_.empty()) return chain_(tokens);
   double c = 0;
   if (sequences <= batch_.front().sequences) {
     // Between one sequence (the chain curve) and the first measured B.
     const BatchCurve& b = batch_.front();
-    const double one = at(batch_context_)(each);
+    const double one = table_chain_(each);
     c = one +
         (batch_at(b.curve, each) - one) * (sequences - 1) / static_cast<double>(b.sequences - 1);
   } else if (sequences >= batch_.back().sequences) {
@@ -112,7 +116,7 @@ double CostModel::pass(int sequences, int each, int context) const {
     c = (1 - w) * batch_at(a.curve, each) + w * batch_at(b.curve, each);
   }
   // Attention grows with the context; the chain curves say by how much for this many tokens.
-  return c * at(context)(tokens) / at(batch_context_)(tokens);
+  return c * chain_(tokens) / table_chain_(tokens);
 }
 
 CostModel fallback_cost_model() {

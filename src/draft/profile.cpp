@@ -121,15 +121,26 @@ AcceptanceCounts acceptance_from_json(const json& list, const std::string& where
   return counts;
 }
 
+// A curve as [[n, c], ...] and back; `what` names it in errors.
+json curve_to_json(const CostCurve& curve) {
+  json points = json::array();
+  for (const auto& [n, c] : curve.points()) points.push_back({n, c});
+  return points;
+}
+
+CostCurve curve_from_json(const json& points, const char* what) {
+  std::vector<std::pair<int, double>> out;
+  for (const json& pt : points)
+    out.emplace_back(detail::json_int(pt.at(0), what), pt.at(1).get<double>());
+  return CostCurve(std::move(out));
+}
+
 }  // namespace
 
 std::string profile_to_json(const Profile& p) {
   json cost = json::array();
-  for (const auto& c : p.cost.curves()) {
-    json points = json::array();
-    for (const auto& [n, v] : c.curve.points()) points.push_back({n, v});
-    cost.push_back({{"context", c.context}, {"curve", points}});
-  }
+  for (const auto& c : p.cost.curves())
+    cost.push_back({{"context", c.context}, {"curve", curve_to_json(c.curve)}});
   json j = {{"format", "reader-profile"},
             {"version", kFormatVersion},
             {"model", p.model},
@@ -146,11 +157,8 @@ std::string profile_to_json(const Profile& p) {
   }
   if (!p.cost.batch().empty()) {
     json curves = json::array();
-    for (const auto& b : p.cost.batch()) {
-      json points = json::array();
-      for (const auto& [n, v] : b.curve.points()) points.push_back({n, v});
-      curves.push_back({{"sequences", b.sequences}, {"curve", points}});
-    }
+    for (const auto& b : p.cost.batch())
+      curves.push_back({{"sequences", b.sequences}, {"curve", curve_to_json(b.curve)}});
     j["batch_cost"] = {{"context", p.cost.batch_context()}, {"curves", curves}};
   }
   if (p.shape) j["shape"] = json::parse(tree_shape_to_json(*p.shape));
@@ -177,24 +185,16 @@ Profile load_profile(const std::filesystem::path& path) {
     p.machine = j.at("machine").get<std::string>();
     p.threads = detail::json_int(j.at("threads"), "threads");
     std::vector<CostModel::Curve> curves;
-    for (const json& c : j.at("cost")) {
-      std::vector<std::pair<int, double>> points;
-      for (const json& pt : c.at("curve"))
-        points.emplace_back(detail::json_int(pt.at(0), "curve n"), pt.at(1).get<double>());
-      curves.push_back(
-          {detail::json_int(c.at("context"), "context"), CostCurve(std::move(points))});
-    }
+    for (const json& c : j.at("cost"))
+      curves.push_back({detail::json_int(c.at("context"), "context"),
+                        curve_from_json(c.at("curve"), "curve n")});
     p.cost = CostModel(std::move(curves));
     if (j.contains("batch_cost")) {  // absent: not measured, batches priced by the chain curve
       const json& b = j["batch_cost"];
       std::vector<CostModel::BatchCurve> batch;
-      for (const json& c : b.at("curves")) {
-        std::vector<std::pair<int, double>> points;
-        for (const json& pt : c.at("curve"))
-          points.emplace_back(detail::json_int(pt.at(0), "batch curve k"), pt.at(1).get<double>());
-        batch.push_back(
-            {detail::json_int(c.at("sequences"), "sequences"), CostCurve(std::move(points))});
-      }
+      for (const json& c : b.at("curves"))
+        batch.push_back({detail::json_int(c.at("sequences"), "sequences"),
+                         curve_from_json(c.at("curve"), "batch curve k")});
       p.cost.set_batch(detail::json_int(b.at("context"), "batch_cost context"), std::move(batch));
     }
     p.cost_method = j.value("cost_method", "");

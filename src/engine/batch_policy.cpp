@@ -5,10 +5,6 @@
 
 namespace reader {
 
-PassCost chain_pass_cost(CostCurve cost) {
-  return [cost = std::move(cost)](int sequences, int each) { return cost(sequences * each); };
-}
-
 double split_step_cost(std::vector<int> lengths, const PassCost& cost) {
   std::sort(lengths.begin(), lengths.end());
   double total = 0;

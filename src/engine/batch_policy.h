@@ -22,8 +22,6 @@ namespace reader {
 // a batch over per-sequence streams: one pass per distinct length.
 // One pass's cost when `sequences` sequences send `each` tokens apiece (CostModel::pass).
 using PassCost = std::function<double(int sequences, int each)>;
-// A pass priced by a chain's curve, c(sequences x each): what stands in without a batch table.
-PassCost chain_pass_cost(CostCurve cost);
 double split_step_cost(std::vector<int> lengths, const PassCost& cost);
 
 // alphas[s]: alpha of decoding sequence s's drafted tokens along its chain (root excluded).

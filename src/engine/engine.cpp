@@ -218,8 +218,7 @@ bool Engine::step() {
   if (options_.cost && !decoding.empty()) {
     long context = 0;
     for (Sequence* s : decoding) context += s->root_pos;
-    batch_cost = [cost = options_.cost, mean = static_cast<int>(context / std::ssize(decoding))](
-                     int sequences, int each) { return cost->pass(sequences, each, mean); };
+    batch_cost = options_.cost->passes_at(static_cast<int>(context / std::ssize(decoding)));
   }
   const int n_decoding = static_cast<int>(decoding.size());
   // Saturated: a second token per sequence would cost half a step more or worse, so drafts

@@ -47,12 +47,24 @@ std::filesystem::path cost_cache_path(const Model& model) {
   return dir / "reader" / "cost" / name;
 }
 
+// Milliseconds of one decode of `batch` with the greedy pick on every row: the policy's work
+// on each row is part of every verified token's cost. The batch's cells stay.
+double timed_decode(Model& model, const std::vector<BatchToken>& batch) {
+  using Clock = std::chrono::steady_clock;
+  const auto t0 = Clock::now();
+  model.decode(batch);
+  Token sink = 0;
+  for (int i = 0; i < std::ssize(batch); ++i) sink ^= argmax(model.logits(i), model.n_vocab());
+  const auto t1 = Clock::now();
+  if (sink == -1) std::abort();  // keeps the argmax from being optimised away
+  return std::chrono::duration<double, std::milli>(t1 - t0).count();
+}
+
 // Times every probe size at `context` cached tokens (prefilled here), one warm-up round and
 // probe.repeats timed ones, appending to ms[size index] (so entry r of every size is from the
 // same round); `tick` after each decode.
 void time_context(Model& model, const Tokens& tokens, int context, const CostProbe& probe,
                   std::vector<std::vector<double>>& ms, const std::function<void()>& tick) {
-  using Clock = std::chrono::steady_clock;
   const int seq0[] = {0};
   model.kv_clear();
   prefill(model, TokenSpan(tokens).first(static_cast<size_t>(context)), 0);
@@ -60,17 +72,9 @@ void time_context(Model& model, const Tokens& tokens, int context, const CostPro
     for (size_t k = 0; k < probe.sizes.size(); ++k) {
       // Rotate the order per round so drift on a noisy machine hits every size alike.
       const size_t s = (k + static_cast<size_t>(r)) % probe.sizes.size();
-      const int n = probe.sizes[s];
-      const std::vector<BatchToken> batch = chain_batch(tokens, context, n, seq0);
-      const auto t0 = Clock::now();
-      model.decode(batch);
-      Token sink = 0;
-      // The greedy policy's work on each row is part of every verified token's cost.
-      for (int i = 0; i < n; ++i) sink ^= argmax(model.logits(i), model.n_vocab());
-      const auto t1 = Clock::now();
+      const double t = timed_decode(model, chain_batch(tokens, context, probe.sizes[s], seq0));
       model.kv_seq_rm(0, context, -1);
-      if (sink == -1) std::abort();  // keeps the argmax from being optimised away
-      if (r > 0) ms[s].push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+      if (r > 0) ms[s].push_back(t);
       tick();
     }
   }
@@ -147,20 +151,19 @@ CostModel measure_cost_model(Model& model, const CostProbe& probe,
 
 void measure_batch_cost(Model& model, const BatchProbe& probe, CostModel& cost,
                         const std::function<void(double)>& progress) {
-  using Clock = std::chrono::steady_clock;
   if (model.options().kv_unified)
     throw std::invalid_argument("measure_batch_cost needs one KV stream per sequence");
   const int context = std::min(probe.context, model.n_ctx() - probe.max_tokens - 1);
   if (context < 1) throw std::invalid_argument("measure_batch_cost: context too small");
-  std::vector<std::pair<int, int>> sizes;  // (B, k); (1, 1) first: every round's base
-  sizes.emplace_back(1, 1);
-  int max_b = 1;
   std::vector<int> each = probe.each;  // a curve starts at k = 1 and rises
   std::sort(each.begin(), each.end());
   if (each.empty() || each.front() != 1)
     throw std::invalid_argument("measure_batch_cost: tokens per sequence must start at 1");
   std::vector<int> sequences = probe.sequences;
   std::sort(sequences.begin(), sequences.end());
+  // (B, k), grouped by B; (1, 1) first: every round's base.
+  std::vector<std::pair<int, int>> sizes = {{1, 1}};
+  int max_b = 1;
   for (int b : sequences) {
     if (b < 2 || b > model.n_seq_max()) continue;
     for (int k : each)
@@ -174,48 +177,43 @@ void measure_batch_cost(Model& model, const BatchProbe& probe, CostModel& cost,
     ids[static_cast<size_t>(s)] = s;
     prefill(model, TokenSpan(tokens).first(static_cast<size_t>(context)), s);
   }
-  // ratio[i]: size i's time over the same round's one-token time, per round.
-  std::vector<std::vector<double>> ratio(sizes.size());
+  // ms[i]: size i's time in every timed round (entry r of every size is from round r).
+  std::vector<std::vector<double>> ms(sizes.size());
   const double total = static_cast<double>((probe.repeats + 1) * sizes.size());
   double done = 0;
-  std::vector<double> ms(sizes.size());
   for (int r = 0; r <= probe.repeats; ++r) {
     for (size_t j = 0; j < sizes.size(); ++j) {
       const size_t i = (j + static_cast<size_t>(r)) % sizes.size();  // rotated, as above
       const auto [b, k] = sizes[i];
       std::vector<BatchToken> batch;
-      for (int s = 0; s < b; ++s)
-        for (int t = 0; t < k; ++t)
-          batch.push_back({tokens[static_cast<size_t>(context + t)], context + t,
-                           std::span<const int>(&ids[static_cast<size_t>(s)], 1), true});
-      const auto t0 = Clock::now();
-      model.decode(batch);
-      Token sink = 0;
-      for (int row = 0; row < b * k; ++row) sink ^= argmax(model.logits(row), model.n_vocab());
-      ms[i] = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+      for (int s = 0; s < b; ++s) {
+        const auto chain = chain_batch(tokens, context, k, {&ids[static_cast<size_t>(s)], 1});
+        batch.insert(batch.end(), chain.begin(), chain.end());
+      }
+      const double t = timed_decode(model, batch);
       for (int s = 0; s < b; ++s) model.kv_seq_rm(s, context, -1);
-      if (sink == -1) std::abort();  // keeps the argmax from being optimised away
+      if (r > 0) ms[i].push_back(t);
       if (progress) progress(++done / total);
     }
-    if (r > 0)
-      for (size_t i = 0; i < sizes.size(); ++i) ratio[i].push_back(ms[i] / ms[0]);
   }
   model.kv_clear();
-  // Medians, made non-decreasing in k and in B: noise must not make more work look cheaper.
-  std::vector<CostModel::BatchCurve> curves;
-  std::vector<std::pair<int, double>> points;
-  for (size_t i = 1; i <= sizes.size(); ++i) {
-    if (i == sizes.size() || (!points.empty() && sizes[i].first != sizes[i - 1].first)) {
-      curves.push_back({sizes[i - 1].first, CostCurve(std::move(points))});
-      points.clear();
-      if (i == sizes.size()) break;
-    }
+  // Paired medians, made non-decreasing in k and in B: noise must not make more work look
+  // cheaper. A smaller B was timed at every k a larger one was.
+  std::vector<std::pair<int, std::vector<std::pair<int, double>>>> rows;  // (B, its (k, c))
+  for (size_t i = 1; i < sizes.size(); ++i) {
     const auto [b, k] = sizes[i];
-    double c = median(ratio[i]);
+    if (rows.empty() || rows.back().first != b)
+      rows.emplace_back(b, std::vector<std::pair<int, double>>{});
+    std::vector<std::pair<int, double>>& points = rows.back().second;
+    double c = median_ratio(ms[i], ms[0]);
     if (!points.empty()) c = std::max(c, points.back().second);
-    if (!curves.empty()) c = std::max(c, curves.back().curve(k));
+    if (rows.size() > 1)
+      for (const auto& [k0, c0] : rows[rows.size() - 2].second)
+        if (k0 == k) c = std::max(c, c0);
     points.emplace_back(k, c);
   }
+  std::vector<CostModel::BatchCurve> curves;
+  for (auto& [b, points] : rows) curves.push_back({b, CostCurve(std::move(points))});
   cost.set_batch(context, std::move(curves));
 }
 

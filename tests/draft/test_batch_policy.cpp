@@ -26,6 +26,11 @@ double simulated_split_cost(std::vector<int> left, const PassCost& cost) {
   }
 }
 
+// A pass priced by a chain's curve, c(sequences x each), as without a batch table.
+PassCost chain_pass_cost(CostCurve cost) {
+  return [cost = std::move(cost)](int sequences, int each) { return cost(sequences * each); };
+}
+
 PassCost test_curve() {
   return chain_pass_cost(
       CostCurve({{1, 1.0}, {2, 1.17}, {4, 1.47}, {8, 1.9}, {16, 3.2}, {32, 5.2}}));
