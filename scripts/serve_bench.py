@@ -24,7 +24,9 @@ import time
 import urllib.parse
 
 
-def load_prompts(data, n):
+def load_prompts(data, n, offset=0):
+    """n prompts after the first `offset`: MT-Bench first turns and GSM8K questions in turn."""
+    n += offset
     out = []
     with open(os.path.join(data, "mt_bench", "question.jsonl")) as f:
         mt = [json.loads(l)["turns"][0] for l in f if l.strip()]
@@ -34,7 +36,7 @@ def load_prompts(data, n):
         out += [a, b]
         if len(out) >= n:
             break
-    return out[:n]
+    return out[offset:n]
 
 
 def rag_items(data, n):
@@ -89,7 +91,9 @@ def stream_request(url, messages, max_tokens, extra=None):
 
 
 def run_load(args):
-    prompts = load_prompts(args.data, args.clients * args.requests)
+    prompts = load_prompts(args.data, args.clients * args.requests, args.offset)
+    if len(prompts) < args.clients * args.requests:
+        sys.exit("serve_bench: only %d prompts after --offset %d" % (len(prompts), args.offset))
     results, lock = [], threading.Lock()
 
     def client(c):
@@ -134,6 +138,9 @@ def main():
     ap.add_argument("--url", required=True)
     ap.add_argument("--clients", type=int, default=1)
     ap.add_argument("--requests", type=int, default=2, help="requests per client (or turns)")
+    ap.add_argument("--offset", type=int, default=0,
+                    help="skip the first K prompts (phases of one server run send disjoint prompts, "
+                    "so no server answers a prompt it has seen)")
     ap.add_argument("-n", "--max-tokens", type=int, default=128)
     ap.add_argument("--label", default="")
     ap.add_argument("--turn2", action="store_true", help="measure a second turn's TTFT")

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Bar chart (SVG, no plotting library) of serve_bench.py results: total tokens/s per server
-and client count.  scripts/serve_plot.py OUT/serve.jsonl [more.jsonl ...] -o OUT/serve.svg
-When a (server, clients) pair appears several times, the median is drawn."""
+and client count, and with --table a markdown table of the medians.
+  scripts/serve_plot.py OUT/serve.jsonl [more.jsonl ...] -o OUT/serve.svg [--table OUT/serve.md]
+When a (server, clients) pair appears several times (labels SERVER-repN, one per round), the
+median is drawn; the table adds READER's ratio to each peer within each round, whose spread
+shows how far one round can be trusted."""
 import argparse
 import collections
 import json
@@ -10,19 +13,46 @@ import statistics
 ap = argparse.ArgumentParser()
 ap.add_argument("inputs", nargs="+")
 ap.add_argument("-o", "--out", required=True)
+ap.add_argument("--table", help="also write a markdown table of medians here")
 args = ap.parse_args()
 vals = collections.defaultdict(list)
+rows = collections.defaultdict(dict)  # (label, clients) -> round -> result
 for path in args.inputs:
     for line in open(path):
         r = json.loads(line)
         if "clients" in r:
-            label = r["label"].split("-rep")[0].replace("-1client", "")
+            label, _, rnd = r["label"].partition("-rep")
+            label = label.replace("-1client", "")
             label = {"ar": "reader-ar", "none": "llama-server", "llama-server-none": "llama-server",
                      "ngram-mod": "llama-server-ngram-mod",
                      "ngram-simple": "llama-server-ngram-simple"}.get(label, label)
             vals[(label, r["clients"])].append(r["total_tok_s"])
+            rows[(label, r["clients"])][rnd or str(len(rows[(label, r["clients"])]))] = r
 servers = list(dict.fromkeys(k[0] for k in vals))
 clients = sorted({k[1] for k in vals})
+if args.table:
+    med = statistics.median
+    md = ["| server | clients | rounds | total tok/s (median) | per-round total tok/s | "
+          "TTFT median (s) | per-request tok/s | reader / this server, per round |",
+          "|---|---|---|---|---|---|---|---|"]
+    for c in clients:
+        for s_ in servers:
+            rr = rows.get((s_, c))
+            if not rr:
+                continue
+            ratios = ""
+            ref = rows.get(("reader", c), {})
+            if s_ != "reader" and ref:
+                rs = sorted(ref[k]["total_tok_s"] / rr[k]["total_tok_s"] for k in rr if k in ref)
+                if rs:
+                    ratios = "%.2fx (%.2f-%.2f)" % (med(rs), rs[0], rs[-1])
+            md.append("| %s | %d | %d | %.1f | %s | %.3f | %.1f | %s |" % (
+                s_, c, len(rr), med(v["total_tok_s"] for v in rr.values()),
+                ", ".join("%.0f" % rr[k]["total_tok_s"] for k in sorted(rr)),
+                med(v["ttft_median_s"] for v in rr.values()),
+                med(v["per_request_tok_s_median"] for v in rr.values()), ratios))
+    open(args.table, "w").write("\n".join(md) + "\n")
+    print("\n".join(md))
 top = max(statistics.median(v) for v in vals.values()) * 1.15
 W, H, left, bottom = 760, 360, 60, 40
 gw = (W - left - 20) / len(clients)
