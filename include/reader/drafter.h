@@ -134,6 +134,7 @@ class ReaderDrafter : public Drafter {
   void commit(TokenSpan committed) override;
   void finish(TokenSpan prompt, TokenSpan output) override;
   void set_reference(Tokens reference) override { reference_ = std::move(reference); }
+  void set_batched(bool batched) override { batched_ = batched; }
   const TreeShape& shape() const { return shape_; }
   const ShortTermTrie& trie() const { return trie_; }
   // Calibration mode: acceptance counted per kind of node since construction.
@@ -170,6 +171,7 @@ class ReaderDrafter : public Drafter {
   std::vector<double> priors_sampled_;  // priors under sampling (empty: priors_)
   bool sampled_ = false;                // acceptance_ holds the sampled priors
   bool calibrate_;                      // reader tune: no pruning, count everything
+  bool batched_ = false;                // the engine trims the draft for a shared decode
   AcceptanceCounts calibration_;        // counts collected in calibration mode
   std::vector<Proposal> proposals_;     // every proposal behind the last drafted tree
 

@@ -29,6 +29,11 @@ class Drafter {
   // Text the output will probably copy (OpenAI's predicted outputs), searched like the
   // prompt from the next begin() on. A drafter that cannot use it ignores it.
   virtual void set_reference(Tokens /*reference*/) {}
+  // Called before draft() when the coming decode also carries other sequences. Their decode
+  // splits into passes of equal tokens per sequence, so the engine prices every sequence's
+  // draft together (engine/batch_policy.h) and wants each drafter's whole best chain, with
+  // its scores, rather than one cut to what would pay for this sequence alone.
+  virtual void set_batched(bool /*batched*/) {}
   // The tree to verify for the committed `context` (ending with the root token, which the
   // model has not seen yet); at most `budget_cap` nodes, root included.
   virtual DraftTree draft(TokenSpan context, int budget_cap) = 0;

@@ -240,6 +240,8 @@ bool Engine::step() {
     const int cap =
         std::min(model_.n_ctx() - s->root_pos, s->request.options.max_tokens - s->out->size() + 1);
     const auto a = Clock::now();
+    // Step 2 trims chains for a shared decode; the drafter then leaves the cutting to it.
+    if (s->drafter) s->drafter->set_batched(batch_cost && !trees_ok && running.size() > 1);
     DraftTree tree = s->drafter ? s->drafter->draft(s->context, std::max(1, cap))
                                 : DraftTree(s->context.back(), 1);
     if (!trees_ok && !is_chain(tree)) tree = first_child_chain(tree);

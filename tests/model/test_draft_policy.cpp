@@ -6,6 +6,7 @@
 #include <random>
 
 #include "lossless_check.h"
+#include "reader/verify.h"
 #include "test_profile_fixture.h"
 
 namespace reader::test {
@@ -122,6 +123,37 @@ TEST(DraftPolicy, MeasuredBatchCostRisesWithTokensAndSequences) {
     for (size_t i = 1; i < points.size(); ++i) EXPECT_GE(points[i].second, points[i - 1].second);
   }
   for (int k : {1, 2}) EXPECT_GE(cost.batch()[1].curve(k), cost.batch()[0].curve(k));
+}
+
+// In a shared decode the engine prices every sequence's draft together, so a drafter told
+// it is batched hands over its whole best chain, scored by alpha, where alone it would cut
+// the chain to what pays for one sequence.
+TEST(DraftPolicy, BatchedDrafterLeavesTheCutToTheEngine) {
+  Model& m = shared_model("smollm2", 64, 4096);
+  const Profile modest = fixed_profile(m, 0.3);  // a drafted token pays alone only rarely
+  MethodConfig config{Method::kReader, std::nullopt, shared_datastore("smollm2"), nullptr};
+  config.profile = &modest;
+  const Tokens prompt =
+      m.tokenize(m.apply_chat_template(std::string("Summarise:\n\n") + kPassage), true, true);
+  // The answer has begun to copy the passage: the trie continues it for many tokens.
+  const Tokens opening = m.tokenize("The lighthouse stood on a narrow", false);
+  Tokens context = prompt;
+  context.insert(context.end(), opening.begin(), opening.end());
+  const auto draft = [&](bool batched) {
+    std::unique_ptr<Drafter> d = make_drafter(m, config);
+    d->begin(prompt);
+    d->commit(opening);
+    d->set_batched(batched);
+    return d->draft(context, 64);
+  };
+  const DraftTree alone = draft(false), batched = draft(true);
+  ASSERT_TRUE(is_chain(batched));
+  EXPECT_GT(batched.size(), alone.size());
+  EXPECT_GE(batched.size(), 4);
+  for (int n = 2; n < batched.size(); ++n) {  // alpha: never rises along the chain
+    EXPECT_LE(batched.score(n), batched.score(n - 1));
+    EXPECT_GT(batched.score(n), 0.0f);
+  }
 }
 
 TEST(DraftPolicy, RepeatedPassageGetsLongChains) {
