@@ -26,7 +26,6 @@
 namespace reader {
 
 using RequestId = std::uint64_t;
-class DraftSwitch;
 
 struct EngineOptions {
   int max_sequences = 1;     // running at once (KV sequence ids 0..max_sequences-1)
@@ -111,7 +110,6 @@ class Engine {
   std::vector<Tokens> cached_;                    // per slot: tokens whose cells it keeps
   std::vector<BatchToken> batch_;                 // this step's decode
   EngineSnapshot stats_;                          // counters (running/waiting filled on read)
-  std::unique_ptr<DraftSwitch> draft_switch_;     // drafting on or off, by measured speed
 };
 
 // submit() when the queue is full.

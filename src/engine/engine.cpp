@@ -11,7 +11,6 @@
 #include <tuple>
 
 #include "engine/batch_policy.h"
-#include "engine/draft_switch.h"
 #include "engine/output_stream.h"
 #include "reader/verify.h"
 
@@ -52,8 +51,7 @@ struct Engine::Sequence {
   int prefill_rows = 0;           // prompt tokens added this step
 };
 
-Engine::Engine(Model& model, EngineOptions options)
-    : model_(model), options_(options), draft_switch_(std::make_unique<DraftSwitch>()) {
+Engine::Engine(Model& model, EngineOptions options) : model_(model), options_(options) {
   if (options_.max_sequences < 1 || options_.max_sequences > model.n_seq_max())
     throw std::invalid_argument("the engine needs 1.." + std::to_string(model.n_seq_max()) +
                                 " sequences, got " + std::to_string(options_.max_sequences));
@@ -228,7 +226,8 @@ bool Engine::step() {
   const int n_streams = static_cast<int>(running.size());
   const bool saturated = batch_cost && n_decoding > 1 &&
                          (*batch_cost)(n_streams, 2) >= 1.5 * (*batch_cost)(n_streams, 1);
-  const bool draft = draft_switch_->choose(n_decoding, saturated);
+  // Otherwise Theorem 1 over the whole decode (step 2) decides how much of each draft pays.
+  const bool draft = !saturated;
   for (Sequence* s : running) {
     s->tree.reset();
     s->prefill_rows = 0;
@@ -413,9 +412,6 @@ bool Engine::step() {
   stats_.draft_seconds += draft_ms / 1000.0;
   stats_.decode_seconds += verify_ms / 1000.0;
   if (!had_prompt) {
-    draft_switch_->record(static_cast<int>(decoding.size()), draft,
-                          static_cast<int>(step_generated), step_s);
-
     stats_.generation_seconds += step_s;
     stats_.generation_tokens += step_generated;
     if (std::ssize(running) == options_.max_sequences) {
