@@ -123,8 +123,8 @@ DraftTree ReaderDrafter::draft(TokenSpan context, int budget_cap) {
   }
   // Batched, a sequence's extra tokens cost what the batch's passes cost, which the engine
   // judges for all sequences at once: pick the path by expected tokens alone, keep all of it.
-  const CostCurve cost =
-      batched_ ? CostCurve({{1, 1.0}, {2, 1.0}}) : cost_.at(static_cast<int>(context.size()));
+  static const CostCurve kFree({{1, 1.0}, {2, 1.0}});
+  const CostCurve cost = batched_ ? kFree : cost_.at(static_cast<int>(context.size()));
   const std::vector<int> keep =
       shape_.single_path ? best_path(tree, q, cost) : best_subtree(tree, q, cost);
   std::vector<int> new_index(static_cast<size_t>(tree.size()), -1);

@@ -226,21 +226,21 @@ bool Engine::step() {
   const int n_streams = static_cast<int>(running.size());
   const bool saturated = batch_cost && n_decoding > 1 &&
                          (*batch_cost)(n_streams, 2) >= 1.5 * (*batch_cost)(n_streams, 1);
-  // Otherwise Theorem 1 over the whole decode (step 2) decides how much of each draft pays.
-  const bool draft = !saturated;
+  // Otherwise, where several streams share the decode, Theorem 1 over all of it (step 2)
+  // decides how much of each draft pays, and the drafters leave the cutting to it.
+  const bool shared_decode = batch_cost && n_streams > 1;
   for (Sequence* s : running) {
     s->tree.reset();
     s->prefill_rows = 0;
     if (!s->decoding) continue;
-    if (!draft) {  // this step is plain batched AR
+    if (saturated) {  // this step is plain batched AR
       s->tree.emplace(s->context.back(), 1);
       continue;
     }
     const int cap =
         std::min(model_.n_ctx() - s->root_pos, s->request.options.max_tokens - s->out->size() + 1);
     const auto a = Clock::now();
-    // Step 2 trims chains for a shared decode; the drafter then leaves the cutting to it.
-    if (s->drafter) s->drafter->set_batched(batch_cost && !trees_ok && running.size() > 1);
+    if (s->drafter) s->drafter->set_batched(shared_decode && !trees_ok);
     DraftTree tree = s->drafter ? s->drafter->draft(s->context, std::max(1, cap))
                                 : DraftTree(s->context.back(), 1);
     if (!trees_ok && !is_chain(tree)) tree = first_child_chain(tree);
@@ -253,8 +253,7 @@ bool Engine::step() {
   // 2. Several sequences share the decode: keep only the draft tokens the batch's cost pays for.
   int prefill_budget = model_.n_batch();
   for (Sequence* s : decoding) prefill_budget -= s->tree->size();
-  const bool joining = decoding.size() < running.size();
-  if (batch_cost && (decoding.size() > 1 || joining)) {
+  if (shared_decode) {
     std::vector<std::vector<double>> alphas;
     bool all_chains = true;
     for (Sequence* s : decoding) {
