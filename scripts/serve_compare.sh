@@ -40,9 +40,15 @@ run_server() {  # label, round, command...
                --label "$label-rep$round" --out "$OUT/serve.jsonl")
   # Prompts 0-3, 4-35 and 36-67: every client keeps its slot busy with several requests in a
   # row (8 clients), or the batch is full at once (32).
+  # After each phase, the server's counters where it has them (reader serve's /metrics: steps,
+  # drafted tokens, decode and draft seconds), to tell per-phase work from machine noise.
+  local metrics="curl -sf http://127.0.0.1:$PORT/metrics"
   "${bench[@]}" --clients 1 --requests 4 --offset 0
+  $metrics > "$OUT/$label.rep$round.metrics1.txt" || rm -f "$OUT/$label.rep$round.metrics1.txt"
   "${bench[@]}" --clients 8 --requests 4 --offset 4
+  $metrics > "$OUT/$label.rep$round.metrics8.txt" || rm -f "$OUT/$label.rep$round.metrics8.txt"
   "${bench[@]}" --clients 32 --requests 1 --offset 36
+  $metrics > "$OUT/$label.rep$round.metrics32.txt" || rm -f "$OUT/$label.rep$round.metrics32.txt"
   kill -TERM "$pid"; wait "$pid" || true
 }
 

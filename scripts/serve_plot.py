@@ -28,6 +28,52 @@ for path in args.inputs:
                      "ngram-simple": "llama-server-ngram-simple"}.get(label, label)
             vals[(label, r["clients"])].append(r["total_tok_s"])
             rows[(label, r["clients"])][rnd or str(len(rows[(label, r["clients"])]))] = r
+
+
+def read_metrics(path):
+    """Prometheus text (reader serve's /metrics) -> {name: value}, labelled series skipped."""
+    out = {}
+    for line in open(path):
+        if line.startswith("#") or "{" in line or not line.strip():
+            continue
+        name, value = line.split()
+        out[name] = float(value)
+    return out
+
+
+def engine_work_table(inputs):
+    """What each reader server's engine did in each phase, from the /metrics snapshots
+    serve_compare.sh takes after every phase (LABEL.repN.metricsC.txt beside serve.jsonl):
+    equal steps and drafts with unequal decode time mean the machine, not the server, moved."""
+    import glob
+    import os
+    import re
+    lines = []
+    for d in dict.fromkeys(os.path.dirname(os.path.abspath(p)) for p in inputs):
+        snaps = {}
+        for f in glob.glob(os.path.join(d, "*.rep*.metrics*.txt")):
+            m = re.match(r"(.+)\.rep(\d+)\.metrics(\d+)\.txt$", os.path.basename(f))
+            if m:
+                snaps[(m[1], int(m[2]), int(m[3]))] = read_metrics(f)
+        if not snaps:
+            continue
+        lines += ["", "Engine work per phase (differences of /metrics between phases):", "",
+                  "| server | round | clients | steps | drafted | accepted | decode s | ms per step |",
+                  "|---|---|---|---|---|---|---|---|"]
+        for (label, rnd, c) in sorted(snaps):
+            cur = snaps[(label, rnd, c)]
+            earlier = [k for k in snaps if k[0] == label and k[1] == rnd and k[2] < c]
+            prev = snaps[max(earlier)] if earlier else {}
+            delta = {k: cur.get(k, 0) - prev.get(k, 0) for k in cur}
+            steps = delta.get("reader_steps_total", 0)
+            dec = delta.get("reader_decode_seconds_total", 0)
+            lines.append("| %s | %d | %d | %d | %d | %d | %.2f | %.1f |" % (
+                label, rnd, c, steps, delta.get("reader_drafted_tokens_total", 0),
+                delta.get("reader_accepted_tokens_total", 0), dec,
+                1000 * dec / steps if steps else 0))
+    return lines
+
+
 servers = list(dict.fromkeys(k[0] for k in vals))
 clients = sorted({k[1] for k in vals})
 if args.table:
@@ -51,6 +97,7 @@ if args.table:
                 ", ".join("%.0f" % rr[k]["total_tok_s"] for k in sorted(rr)),
                 med(v["ttft_median_s"] for v in rr.values()),
                 med(v["per_request_tok_s_median"] for v in rr.values()), ratios))
+    md += engine_work_table(args.inputs)
     open(args.table, "w").write("\n".join(md) + "\n")
     print("\n".join(md))
 top = max(statistics.median(v) for v in vals.values()) * 1.15

@@ -172,6 +172,9 @@ class ServerTest(unittest.TestCase):
         self.assertEqual(status, 200)
         self.assertIn("reader_generated_tokens_total", body)
         self.assertIn("reader_kv_cells_used", body)
+        for name in ("reader_busy_seconds_total", "reader_decode_seconds_total",
+                     "reader_draft_seconds_total", "reader_cached_sequences"):
+            self.assertIn(name, body)
 
     def test_chat_and_completion_shapes(self):
         status, r = self.server.post("/v1/chat/completions", chat(PROMPTS[2]))
