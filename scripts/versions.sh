@@ -72,6 +72,6 @@ ARCTIC_INFERENCE_URL=https://files.pythonhosted.org/packages/63/c1/573fa2f00097c
 APT_PACKAGES=(
   build-essential cmake pkg-config git python3-venv unzip curl ca-certificates
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
-  libfmt-dev libcpp-httplib-dev libdivsufsort-dev librapidcheck-dev
+  libfmt-dev libcpp-httplib-dev libdivsufsort-dev librapidcheck-dev libxxhash-dev
   clang libclang-rt-14-dev  # scripts/fuzz.sh: clang with libFuzzer (libclang_rt.fuzzer)
 )

@@ -1,15 +1,19 @@
-// XXH64 (seed 0 by default), streaming: the datastore file checksum. Written in-house so the
-// format needs no extra dependency; matches the reference xxHash XXH64 output bit for bit.
+// XXH64 (seed 0 by default), streaming: the datastore file checksum. A thin wrapper over the
+// xxHash library (Debian's libxxhash-dev), so the datastore code hashes through one small
+// type and the library's header stays out of ours.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+
+struct XXH64_state_s;  // xxhash.h's streaming state
 
 namespace reader::detail {
 
 class Xxh64 {
  public:
-  explicit Xxh64(std::uint64_t seed = 0);
+  explicit Xxh64(std::uint64_t seed = 0);  // throws std::bad_alloc if xxHash cannot allocate
   // Feeds bytes; any split of the same byte sequence gives the same digest.
   void update(const void* data, std::size_t len);
   // Hash of everything fed so far (does not reset the state).
@@ -18,11 +22,10 @@ class Xxh64 {
   static std::uint64_t hash(const void* data, std::size_t len, std::uint64_t seed = 0);
 
  private:
-  std::uint64_t seed_;           // kept for the short-input digest path
-  std::uint64_t lanes_[4];       // the four accumulators of full 32-byte stripes
-  std::uint64_t total_len_ = 0;  // bytes fed so far
-  unsigned char pending_[32];    // an incomplete stripe
-  std::size_t pending_len_ = 0;  // bytes in pending_
+  struct Free {
+    void operator()(XXH64_state_s* state) const;
+  };
+  std::unique_ptr<XXH64_state_s, Free> state_;  // xxHash's running state
 };
 
 }  // namespace reader::detail
