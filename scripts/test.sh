@@ -2,7 +2,8 @@
 # Sets everything up (idempotent) and runs the test suite CI runs:
 #   - unit tests (pure logic: trie, suffix array, search, trees, acceptance) in Release
 #     and again under AddressSanitizer + UBSan;
-#   - model tests on the real SmolLM2 and Gemma 3 models (CLI, tree decode, losslessness).
+#   - model tests on the real SmolLM2 and Gemma 3 models (CLI, tree decode, losslessness);
+#   - clang-format on our sources, libFuzzer briefly on every target.
 # Long sweeps are labelled "sweep": run them with  ctest --preset release -L sweep
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -10,6 +11,10 @@ cd "$ROOT"
 
 scripts/setup.sh
 LLAMA_PREFIX=$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+
+# Formatting is a few seconds; clang-tidy (scripts/lint.sh, ~10 minutes) runs before commits.
+echo; echo "[test] clang-format"
+scripts/lint.sh --format-only
 
 echo; echo "[test] unit tests (Release)"
 ctest --preset release -L unit --no-tests=error -j "$(nproc)" --timeout 900

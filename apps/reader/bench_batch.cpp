@@ -80,7 +80,7 @@ void run_batch_bench(const BatchBenchParams& p, const ModelFlags& model_flags,
 
   // The prompt mix: items of every set in turn.
   std::vector<Tokens> pool;
-  for (size_t k = 0; pool.size() < static_cast<size_t>(2 * max_b); ++k) {
+  for (size_t k = 0; pool.size() < 2 * static_cast<size_t>(max_b); ++k) {
     bool any = false;
     for (const auto& [name, items] : p.sets) {
       if (k >= items.size()) continue;
@@ -107,6 +107,7 @@ void run_batch_bench(const BatchBenchParams& p, const ModelFlags& model_flags,
   for (int rep = 0; rep < p.repeats; ++rep) {
     for (int b : p.sizes) {
       std::vector<Tokens> prompts;
+      prompts.reserve(2 * static_cast<size_t>(b));
       for (int i = 0; i < 2 * b; ++i) prompts.push_back(pool[static_cast<size_t>(i) % pool.size()]);
       std::vector<std::string> reference;
       std::vector<BatchRun> runs(methods.size());

@@ -179,12 +179,14 @@ void run_bench(const BenchFlags& f) {
   std::unique_ptr<PeerBench> peers;
   if (f.peers.enabled()) peers = std::make_unique<PeerBench>(f.peers, f.model);
   std::vector<std::string> names;  // the rows of each prompt: methods, then peers
+  names.reserve(methods.size() + 1 + (peers ? peers->size() : 0));
   for (Method m : methods) names.emplace_back(to_string(m));
   if (f.predict) names.emplace_back("reader+prediction");
   for (size_t i = 0; peers && i < peers->size(); ++i) names.push_back(peers->name(i));
   auto model = Model::load(f.model.options(64));
   const LoadedInputs inputs = load_method_inputs(f.inputs, *model, Method::kReader);
   std::vector<std::unique_ptr<Generator>> gens;
+  gens.reserve(methods.size());
   for (Method m : methods) gens.push_back(std::make_unique<Generator>(*model, inputs.config(m)));
   // Predicted outputs: READER given each item's source text (code_edit: the function to
   // edit) as OpenAI's "prediction", as `reader serve` does.

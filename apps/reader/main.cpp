@@ -6,7 +6,9 @@
 
 #include "cli_common.h"
 
-int main(int argc, char** argv) {
+namespace {
+
+int run(int argc, char** argv) {
   CLI::App app{"reader: lossless retrieval-assisted speculative decoding (READER) on llama.cpp"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "help for every subcommand");
@@ -38,9 +40,20 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "reader: error: %s (see --help)\n", e.what());
     return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "reader: error: %s\n", e.what());
-    return 1;
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Every failure a subcommand raises ends here as one line and a non-zero exit.
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "reader: error: %s\n", e.what());
+  } catch (...) {
+    std::fprintf(stderr, "reader: error: unexpected failure\n");
+  }
+  return 1;
 }

@@ -250,8 +250,8 @@ std::vector<std::string> parse_stop(const json& body, std::size_t max_stop) {
 
 }  // namespace
 
-ApiError::ApiError(int status, std::string type, std::string message, std::string param)
-    : std::runtime_error(std::move(message)),
+ApiError::ApiError(int status, std::string type, const std::string& message, std::string param)
+    : std::runtime_error(message),
       status_(status),
       type_(std::move(type)),
       param_(std::move(param)) {}

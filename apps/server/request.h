@@ -28,7 +28,7 @@ namespace reader::server {
 class ApiError : public std::runtime_error {
  public:
   // message: one line for the client; param: the offending field ("" when none).
-  ApiError(int status, std::string type, std::string message, std::string param = {});
+  ApiError(int status, std::string type, const std::string& message, std::string param = {});
   int status() const { return status_; }
   const std::string& type() const { return type_; }
   const std::string& param() const { return param_; }

@@ -385,7 +385,7 @@ void Server::install_routes() {
         };
         res.set_chunked_content_provider(
             "text/event-stream",
-            [=, this](size_t, httplib::DataSink& sink) -> bool {
+            [=](size_t, httplib::DataSink& sink) -> bool {
               try {
                 if (*finished) return false;
                 if (chat && !*sent_role) {

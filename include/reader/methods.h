@@ -46,7 +46,7 @@ struct MethodConfig {
   // cautious priors, and the cost measured once on this machine and cached.
   const Profile* profile = nullptr;
   bool calibrate = false;  // reader tune: verify whole candidate trees and count acceptance
-  SuffixParams suffix;                         // kSuffix's parameters
+  SuffixParams suffix;     // kSuffix's parameters
   // The verification cost to draft with; null: cost_model_for(model, profile). A server
   // measures it once instead of on every request's thread.
   const CostModel* cost = nullptr;

@@ -63,6 +63,7 @@ CostCurve CostModel::at(int context) const {
   std::sort(ns.begin(), ns.end());
   ns.erase(std::unique(ns.begin(), ns.end()), ns.end());
   std::vector<std::pair<int, double>> points;
+  points.reserve(ns.size());
   for (int n : ns) points.emplace_back(n, (1 - w) * a.curve(n) + w * b.curve(n));
   return CostCurve(std::move(points));
 }

@@ -213,6 +213,7 @@ void measure_batch_cost(Model& model, const BatchProbe& probe, CostModel& cost,
     points.emplace_back(k, c);
   }
   std::vector<CostModel::BatchCurve> curves;
+  curves.reserve(rows.size());
   for (auto& [b, points] : rows) curves.push_back({b, CostCurve(std::move(points))});
   cost.set_batch(context, std::move(curves));
 }

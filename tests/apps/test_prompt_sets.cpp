@@ -78,7 +78,7 @@ TEST(PromptSetsTest, SummarizationStartsWhereRagDoesNot) {
 class PromptsFileTest : public ::testing::Test {
  protected:
   std::filesystem::path write(const std::string& text, const std::string& name = "mine.jsonl") {
-    const std::filesystem::path p = ::testing::TempDir() + name;
+    std::filesystem::path p = ::testing::TempDir() + name;
     std::ofstream(p) << text;
     return p;
   }

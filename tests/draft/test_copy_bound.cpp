@@ -153,10 +153,12 @@ TEST(CopyBoundTest, VerbatimCopyReachesTheCeilingShape) {
 
 TEST(CopyBoundTest, NothingToCopyMeansAutoregressive) {
   const Tokens output = {1, 2, 3, 4, 5, 6};
-  const CopyBound b = copy_oracle_bound(copyable_run_lengths({}, output), fallback_cost_model().at(512));
+  const CopyBound b =
+      copy_oracle_bound(copyable_run_lengths({}, output), fallback_cost_model().at(512));
   EXPECT_DOUBLE_EQ(b.speedup(), 1.0);
   EXPECT_EQ(b.drafts, std::vector<int>(5, 0));
-  EXPECT_DOUBLE_EQ(copy_oracle_bound(std::vector<int>{}, fallback_cost_model().at(512)).speedup(), 1.0);
+  EXPECT_DOUBLE_EQ(copy_oracle_bound(std::vector<int>{}, fallback_cost_model().at(512)).speedup(),
+                   1.0);
 }
 
 }  // namespace

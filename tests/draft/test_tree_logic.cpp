@@ -17,7 +17,7 @@ namespace {
 
 DraftTree random_tree(std::mt19937& rng, int max_nodes, int alphabet) {
   DraftTree t(static_cast<Token>(rng() % alphabet), max_nodes);
-  const int tries = static_cast<int>(rng() % (2 * max_nodes));
+  const int tries = static_cast<int>(rng() % (static_cast<std::uint64_t>(max_nodes) * 2));
   for (int k = 0; k < tries; ++k) {
     const int parent = static_cast<int>(rng() % t.size());
     t.add(parent, static_cast<Token>(rng() % alphabet), DraftSource::kSpeculator);

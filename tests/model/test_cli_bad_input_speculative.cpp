@@ -34,7 +34,8 @@ void expect_error_before_output(const CliResult& r, const std::string& needle) {
 TEST(DatastoreBuildBadInput, UnreadableInputLeavesNothing) {
   const auto out = scratch("missing.rds");
   expect_error_before_output(
-      run_cli("datastore build --input " + (missing_dir() / "corpus.jsonl").string() + " --out " + out.string()),
+      run_cli("datastore build --input " + (missing_dir() / "corpus.jsonl").string() + " --out " +
+              out.string()),
       "cannot read input");
   EXPECT_FALSE(std::filesystem::exists(out));
 }

@@ -5,9 +5,9 @@
 
 #include <vector>
 
-#include "verify/prefill.h"
 #include "model_fixture.h"
 #include "reader/sampling.h"
+#include "verify/prefill.h"
 
 namespace reader::test {
 namespace {
