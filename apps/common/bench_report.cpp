@@ -5,6 +5,36 @@
 #include <algorithm>
 
 namespace reader {
+namespace {
+
+// Text as SVG (XML) character data: names come from users' prompt files.
+std::string xml(std::string_view s) {
+  std::string out;
+  for (char ch : s) {
+    switch (ch) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += ch;
+    }
+  }
+  return out;
+}
+
+}  // namespace
 
 std::string render_svg(const BarChart& c) {
   const int w = 900, h = 420, left = 60, right = 160, top = 40, bottom = 50;
@@ -21,7 +51,7 @@ std::string render_svg(const BarChart& c) {
       "font-size='12'>\n"
       "<rect width='100%' height='100%' fill='white'/>\n<text x='{}' y='22' "
       "font-size='15'>{}</text>\n",
-      w, h, left, c.title);
+      w, h, left, xml(c.title));
   for (int i = 0; i <= 5; ++i) {  // y grid
     const double v = vmax * i / 5;
     svg += fmt::format(
@@ -31,7 +61,7 @@ std::string render_svg(const BarChart& c) {
   }
   svg += fmt::format(
       "<text x='14' y='{}' transform='rotate(-90 14 {})' text-anchor='middle'>{}</text>\n",
-      top + plot_h / 2, top + plot_h / 2, c.y_label);
+      top + plot_h / 2, top + plot_h / 2, xml(c.y_label));
   const double group_w = plot_w / std::max<size_t>(1, c.categories.size());
   const double bar_w = group_w * 0.8 / std::max<size_t>(1, c.series.size());
   for (size_t g = 0; g < c.categories.size(); ++g) {
@@ -47,7 +77,7 @@ std::string render_svg(const BarChart& c) {
           gx + s * bar_w + bar_w / 2, y(v) - 3, v);
     }
     svg += fmt::format("<text x='{:.1f}' y='{}' text-anchor='middle'>{}</text>\n",
-                       gx + group_w * 0.4, top + plot_h + 18, c.categories[g]);
+                       gx + group_w * 0.4, top + plot_h + 18, xml(c.categories[g]));
   }
   if (c.reference_line > 0)
     svg += fmt::format(
@@ -57,7 +87,7 @@ std::string render_svg(const BarChart& c) {
     svg += fmt::format(
         "<rect x='{}' y='{}' width='12' height='12' fill='{}'/><text x='{}' y='{}'>{}</text>\n",
         w - right + 15, top + 20 * s, colors[s % 7], w - right + 32, top + 20 * s + 10,
-        c.series[s]);
+        xml(c.series[s]));
   return svg + "</svg>\n";
 }
 

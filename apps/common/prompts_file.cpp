@@ -91,6 +91,9 @@ std::vector<std::pair<std::string, std::vector<PromptItem>>> load_prompts_file(
       PromptItem it = parse_item(row);
       const std::string set =
           row.contains("set") ? string_field(row, "set") : default_set_name(path);
+      // Set names head table columns and chart labels.
+      if (set.empty() || set.find_first_of("|\r\n\t") != std::string::npos)
+        throw LineError("set names must be non-empty, without '|', tabs or line breaks");
       if (row.contains("id"))
         it.id = row["id"].is_number_integer() ? std::to_string(row["id"].get<long long>())
                                               : string_field(row, "id");

@@ -1,5 +1,8 @@
 #include "cli_common.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <fstream>
 #include <sstream>
 
@@ -19,6 +22,33 @@ std::string read_text_file(const std::filesystem::path& path) {
   ss << in.rdbuf();
   if (in.bad()) throw UsageError("error while reading file: " + path.string());
   return ss.str();
+}
+
+void check_output_path(const std::filesystem::path& path, std::string_view what,
+                       const std::vector<std::filesystem::path>& keep, bool directory) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const std::string name = std::string(what) + " " + path.string();
+  if (path.empty()) throw UsageError(std::string(what) + " is empty");
+  if (!directory && fs::is_directory(path, ec)) throw UsageError(name + " is a directory");
+  if (directory && fs::exists(path, ec) && !fs::is_directory(path, ec))
+    throw UsageError(name + " exists and is not a directory");
+  for (const fs::path& in : keep)
+    if (fs::exists(path, ec) && fs::exists(in, ec) && fs::equivalent(path, in, ec))
+      throw UsageError(name + " is also an input (" + in.string() + "): refusing to overwrite it");
+  // The folder the file lands in (for a directory output: its nearest existing ancestor).
+  fs::path folder = fs::absolute(path, ec).parent_path();
+  if (directory) folder = fs::absolute(path, ec);
+  while (directory && !folder.empty() && !fs::exists(folder, ec) && folder != folder.root_path())
+    folder = folder.parent_path();
+  if (!fs::is_directory(folder, ec))
+    throw UsageError(name + ": output directory does not exist (" + folder.string() + ")");
+  // Try it: permission bits say nothing for root, nor for /proc or a read-only mount.
+  const fs::path probe = folder / (".reader-write-test-" + std::to_string(::getpid()));
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
+  if (fd < 0) throw UsageError(name + ": cannot create files in " + folder.string());
+  ::close(fd);
+  ::unlink(probe.c_str());
 }
 
 bool is_valid_utf8(std::string_view s) {

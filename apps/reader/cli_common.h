@@ -26,6 +26,12 @@ class UsageError : public std::runtime_error {
 std::string read_text_file(const std::filesystem::path& path);
 // Writes `text` to `path`; throws UsageError naming the file when it cannot.
 void write_file(const std::filesystem::path& path, const std::string& text);
+// Checks, before any work, that `path` can be written: not a directory, its folder exists
+// and is writable, and it is none of `keep` (inputs the command reads: writing over one
+// would destroy it). Throws UsageError naming `what` (e.g. "--out"). With `directory`,
+// `path` is a folder the command creates: its nearest existing ancestor must be writable.
+void check_output_path(const std::filesystem::path& path, std::string_view what,
+                       const std::vector<std::filesystem::path>& keep = {}, bool directory = false);
 bool is_valid_utf8(std::string_view s);
 // Throws UsageError naming `what` unless `text` is valid UTF-8.
 void require_utf8(std::string_view text, std::string_view what);

@@ -140,7 +140,31 @@ void run_cost_curve(const BenchFlags& f) {
   write_file(std::filesystem::path(f.out) / "cost_curve.svg", render_svg(chart));
 }
 
+// Combinations that would be silently ignored or double-counted: refused before any work.
+void check_bench_flags(const BenchFlags& f) {
+  check_output_path(f.out, "--out", {}, /*directory=*/true);
+  const auto no_repeats = [](const std::vector<std::string>& v, const char* flag) {
+    for (size_t i = 0; i < v.size(); ++i)
+      if (std::find(v.begin() + static_cast<std::ptrdiff_t>(i) + 1, v.end(), v[i]) != v.end())
+        throw UsageError(std::string(flag) + " names '" + v[i] + "' twice");
+  };
+  no_repeats(f.sets, "--sets");
+  no_repeats(f.methods, "--methods");
+  const char* batch_excludes = f.peers.enabled()         ? "--peers"
+                               : f.bound                 ? "--bound"
+                               : f.predict               ? "--predict"
+                               : !f.prompts_file.empty() ? "--prompts-file"
+                                                         : nullptr;
+  if (!f.batch.empty() && batch_excludes)
+    throw UsageError(std::string("--batch runs the built-in sets without peers, bound or "
+                                 "prediction: drop ") +
+                     batch_excludes);
+  if (f.cost_curve && !f.batch.empty())
+    throw UsageError("--cost-curve measures one sequence: drop --batch");
+}
+
 void run_bench(const BenchFlags& f) {
+  check_bench_flags(f);
   if (f.cost_curve) return run_cost_curve(f);
   if (!f.batch.empty()) {
     BatchBenchParams p;

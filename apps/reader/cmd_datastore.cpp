@@ -33,6 +33,9 @@ void run_build(const BuildFlags& f) {
   const std::string out = f.out.empty() ? default_datastore_path(f.model).string() : f.out;
   for (const auto& in : inputs)
     if (!std::filesystem::is_regular_file(in)) throw UsageError("cannot read input file: " + in);
+  std::vector<std::filesystem::path> keep(inputs.begin(), inputs.end());
+  keep.emplace_back(f.model);
+  check_output_path(out, "--out", keep);
   ModelOptions mo;
   mo.path = f.model;
   mo.vocab_only = true;  // the tokenizer is all a build needs

@@ -32,6 +32,9 @@ struct GenerateFlags {
 void run_generate(const GenerateFlags& f) {
   if (f.prompt.has_value() == f.prompt_file.has_value())
     throw UsageError("give exactly one of --prompt or --prompt-file");
+  if (!f.stats_json.empty())
+    check_output_path(f.stats_json, "--stats-json",
+                      {f.model.model_path, f.prompt_file.value_or("")});
   std::string prompt_text = f.prompt ? *f.prompt : read_text_file(*f.prompt_file);
   require_utf8(prompt_text, f.prompt ? "--prompt" : "prompt file " + *f.prompt_file);
   if (prompt_text.empty()) throw UsageError("the prompt is empty");

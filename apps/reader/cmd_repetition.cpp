@@ -60,6 +60,7 @@ std::vector<Pair> load_pairs(const RepetitionFlags& f) {
 }
 
 void run_repetition(const RepetitionFlags& f) {
+  if (!f.json_out.empty()) check_output_path(f.json_out, "--json", {f.model});
   const std::vector<Pair> pairs = load_pairs(f);
   ModelOptions mo;
   mo.path = f.model;

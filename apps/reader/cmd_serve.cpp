@@ -26,6 +26,10 @@ struct ServeFlags {
   int parallel = 0;  // 0: as many as fit (sequences_that_fit)
   int queue = 64;
   std::string api_key;
+  bool api_key_given = false;
+  bool default_max_tokens_given =
+      false;  // else it follows a lower --max-tokens-limit  // --api-key appeared (an empty key is
+              // refused, not ignored)
   std::string model_id;
   int max_tokens_limit = 4096;
   int default_max_tokens = 256;
@@ -59,6 +63,17 @@ void run_serve(const ServeFlags& f_in) {
   if (f.parallel == 0) f.parallel = sequences_that_fit(f.model.options());
   if (f.port < 0 || f.port > 65535) throw UsageError("--port must be in 0..65535");
   if (f.queue < 0) throw UsageError("--queue must be >= 0");
+  // Settings that would serve nonsense or serve it unprotected: refused at startup.
+  if (f.api_key_given && f.api_key.empty())
+    throw UsageError("--api-key is empty (an unset variable?): give a key or drop the flag");
+  if (f.max_tokens_limit < 1) throw UsageError("--max-tokens-limit must be >= 1");
+  if (!f.default_max_tokens_given)
+    f.default_max_tokens = std::min(f.default_max_tokens, f.max_tokens_limit);
+  if (f.default_max_tokens < 1 || f.default_max_tokens > f.max_tokens_limit)
+    throw UsageError("--default-max-tokens must be in 1..--max-tokens-limit (" +
+                     std::to_string(f.max_tokens_limit) + ")");
+  if (f.memory_tokens < 1)
+    throw UsageError("--memory-tokens must be >= 1 (--no-memory turns it off)");
   const Method method = parse_method(f.method);
   if (method == Method::kDraft) throw UsageError("reader serve does not run method 'draft'");
 
@@ -97,7 +112,7 @@ void run_serve(const ServeFlags& f_in) {
   so.model_id =
       f.model_id.empty() ? std::filesystem::path(f.model.model_path).stem().string() : f.model_id;
   so.limits.max_tokens_limit = f.max_tokens_limit;
-  so.limits.default_max_tokens = std::min(f.default_max_tokens, f.max_tokens_limit);
+  so.limits.default_max_tokens = f.default_max_tokens;
   Model& m = *model;
   server::Server server(
       m, engine,
@@ -153,14 +168,17 @@ void add_serve_command(CLI::App& app) {
                   "sequences generated at once, each with --ctx cells of KV cache (0: up to "
                   "32, as many as a quarter of the memory holds)")
       ->capture_default_str();
-  cmd->add_option("--queue", flags->queue, "requests that may wait beyond --parallel (then 429)")
+  cmd->add_option("--queue", flags->queue,
+                  "requests that may wait while every sequence is busy (then 429)")
       ->capture_default_str();
-  cmd->add_option("--api-key", flags->api_key, "require 'Authorization: Bearer KEY'");
+  cmd->add_option("--api-key", flags->api_key, "require 'Authorization: Bearer KEY'")
+      ->each([flags](const std::string&) { flags->api_key_given = true; });
   cmd->add_option("--model-id", flags->model_id, "model name to serve (default: the file's stem)");
   cmd->add_option("--max-tokens-limit", flags->max_tokens_limit, "largest max_tokens accepted")
       ->capture_default_str();
   cmd->add_option("--default-max-tokens", flags->default_max_tokens,
                   "max_tokens when a request gives none")
+      ->each([flags](const std::string&) { flags->default_max_tokens_given = true; })
       ->capture_default_str();
   cmd->add_option("--prefill-chunk", flags->prefill_chunk,
                   "prompt tokens a joining request adds per step while others generate")

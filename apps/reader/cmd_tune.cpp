@@ -237,12 +237,7 @@ void run_tune(const TuneFlags& f) {
   auto model = Model::load(f.model.options(64));
   const std::filesystem::path out =
       f.out.empty() ? default_profile_path(f.model.model_path) : std::filesystem::path(f.out);
-  {
-    std::error_code ec;
-    const auto dir = std::filesystem::absolute(out).parent_path();
-    if (!std::filesystem::is_directory(dir, ec))
-      throw UsageError("output directory does not exist: " + dir.string());
-  }
+  check_output_path(out, "--out", {f.model.model_path});
   if (f.if_stale && std::filesystem::exists(out)) {
     try {
       const Profile old = load_profile(out);

@@ -29,7 +29,7 @@ using RequestId = std::uint64_t;
 
 struct EngineOptions {
   int max_sequences = 1;     // running at once (KV sequence ids 0..max_sequences-1)
-  int max_waiting = 64;      // queued beyond the running ones; submit() refuses more
+  int max_waiting = 64;      // queued beyond the free sequences; submit() refuses more
   int prefill_chunk = 256;   // prompt tokens a joining request adds per step while others run
   bool reuse_prefix = true;  // keep a finished request's cells; a later prompt sharing their
                              // prefix skips recomputing it (prompt caching)
@@ -99,6 +99,7 @@ class Engine {
   void admit();
   void finish(Sequence& seq, bool cancelled);
   void apply_cancellations();
+  void count_occupancy();  // running, waiting, KV cells into stats_ (inbox_mutex_ held)
 
   Model& model_;
   EngineOptions options_;
@@ -106,6 +107,7 @@ class Engine {
   std::deque<std::unique_ptr<Sequence>> waiting_;
   std::vector<RequestId> cancels_;
   RequestId next_id_ = 1;
+  int occupied_ = 0;  // slots holding a request: submit() lets a burst fill the free ones
   std::vector<std::unique_ptr<Sequence>> slots_;  // by sequence id; null: free
   std::vector<Tokens> cached_;                    // per slot: tokens whose cells it keeps
   std::vector<BatchToken> batch_;                 // this step's decode

@@ -22,6 +22,10 @@ struct SamplingParams {
   bool greedy() const { return temperature < 1e-6f; }
 };
 
+// Throws std::invalid_argument, one line naming the value, unless the parameters make a
+// policy: a finite temperature >= 0, top_k >= 0, top_p in (0, 1].
+void check_sampling(const SamplingParams& params);
+
 // U_t in [0, 1): a counter-based generator, so position t's draw does not depend on how
 // many draws came before it.
 double position_uniform(std::uint64_t seed, std::uint64_t position);

@@ -66,11 +66,14 @@ Engine::~Engine() = default;
 
 RequestId Engine::submit(Request request) {
   check_prompt(model_, request.prompt);
+  check_sampling(request.options.sampling);
   auto seq = std::make_unique<Sequence>();
   seq->drafter = request.drafter ? request.drafter : request.owned_drafter.get();
   seq->request = std::move(request);
   std::lock_guard lock(inbox_mutex_);
-  if (static_cast<int>(waiting_.size()) >= options_.max_waiting)
+  // Requests that a free sequence will take at the next step do not count as waiting.
+  const int free_slots = options_.max_sequences - occupied_;
+  if (static_cast<int>(waiting_.size()) >= options_.max_waiting + free_slots)
     throw EngineFull("the queue is full (" + std::to_string(options_.max_waiting) +
                      " requests waiting)");
   seq->id = next_id_++;
@@ -120,6 +123,7 @@ void Engine::admit() {
       if (std::none_of(slots_.begin(), slots_.end(), [](const auto& s) { return !s; })) return;
       seq = std::move(waiting_.front());
       waiting_.pop_front();
+      ++occupied_;
     }
     const Tokens& prompt = seq->request.prompt;
     // Running neighbours of slot s: llama.cpp puts only consecutive sequence ids of its
@@ -187,6 +191,10 @@ void Engine::finish(Sequence& seq, bool cancelled) {
     model_.kv_seq_rm(slot, -1, -1);
   auto on_done = std::move(seq.request.on_done);
   slots_[static_cast<size_t>(slot)].reset();  // `seq` is gone from here on
+  {
+    std::lock_guard lock(inbox_mutex_);
+    --occupied_;
+  }
   if (on_done) on_done(std::move(result));
 }
 
@@ -197,8 +205,9 @@ bool Engine::step() {
   for (auto& s : slots_)
     if (s) running.push_back(s.get());
   if (running.empty()) {
+    // Cancellations may have freed cells since the last step: /debug/engine must see it.
     std::lock_guard lock(inbox_mutex_);
-    stats_.running = 0;
+    count_occupancy();
     return !waiting_.empty();
   }
 
@@ -422,6 +431,11 @@ bool Engine::step() {
   stats_.generated += step_generated;
   stats_.drafted += step_drafted;
   stats_.accepted += step_accepted;
+  count_occupancy();
+  return true;
+}
+
+void Engine::count_occupancy() {
   stats_.running = static_cast<int>(
       std::count_if(slots_.begin(), slots_.end(), [](const auto& s) { return s != nullptr; }));
   stats_.waiting = static_cast<int>(waiting_.size());
@@ -433,7 +447,6 @@ bool Engine::step() {
   }
   stats_.kv_cells = cells;
   stats_.cached_sequences = cached;
-  return true;
 }
 
 void Engine::run_until_idle() {

@@ -141,7 +141,11 @@ std::unique_ptr<Model> Model::load(const ModelOptions& options) {
                      last_llama_error());
   }
   m->n_ctx_ = static_cast<int>(llama_n_ctx_seq(m->ctx_));
-  m->batch_ = std::make_unique<BatchBuffer>(options.n_batch, options.n_seq_max);
+  // llama.cpp caps a decode at the context size asked for, before it rounds the context up
+  // (to 256 cells): a short --ctx decodes at most that many tokens at once, so report what
+  // llama.cpp really took, and every caller chunks by it.
+  m->options_.n_batch = static_cast<int>(llama_n_batch(m->ctx_));
+  m->batch_ = std::make_unique<BatchBuffer>(m->options_.n_batch, options.n_seq_max);
   return m;
 }
 

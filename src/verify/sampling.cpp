@@ -3,10 +3,22 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 #include "util/hash.h"
 
 namespace reader {
+
+void check_sampling(const SamplingParams& p) {
+  // Written so that NaN fails every test (a comparison with NaN is false).
+  if (!(p.temperature >= 0.0f && p.temperature <= 1e6f))
+    throw std::invalid_argument("temperature must be a finite number >= 0, got " +
+                                std::to_string(p.temperature));
+  if (p.top_k < 0) throw std::invalid_argument("top_k must be >= 0");
+  if (!(p.top_p > 0.0f && p.top_p <= 1.0f))
+    throw std::invalid_argument("top_p must be in (0, 1], got " + std::to_string(p.top_p));
+}
 
 double position_uniform(std::uint64_t seed, std::uint64_t position) {
   const std::uint64_t bits = mix64(mix64(seed) ^ (position * 0xd1342543de82ef95ULL));

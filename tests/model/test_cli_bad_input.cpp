@@ -105,11 +105,45 @@ TEST_P(BadInput, PromptLongerThanContext) {
   for (int i = 0; i < 200; ++i) long_prompt += "lorem ipsum dolor sit amet ";
   const auto p = temp_file("long.txt", long_prompt);
   expect_clean_error(run_cli("generate " + model_flag() + " --ctx 128 --prompt-file " + p.string()),
-                     "the context holds");
+                     "no room to generate");
   std::filesystem::remove(p);
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, BadInput, ::testing::ValuesIn(test_model_names()));
+
+// A prompt longer than --ctx but within the 256 cells llama.cpp rounds the context up to:
+// llama.cpp caps a decode at the --ctx asked for, which once aborted (GGML_ASSERT).
+TEST(BadInputNoModel, PromptBeyondSmallCtxDecodesInChunks) {
+  std::string words;
+  for (int i = 0; i < 150; ++i) words += "word ";
+  const auto p = temp_file("p150.txt", words);
+  const CliResult r = run_cli("generate --raw --ctx 64 -n 4 --prompt-file " + p.string());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::filesystem::remove(p);
+}
+
+TEST(BadInputNoModel, NotANumberSampling) {
+  expect_clean_error(run_cli("generate --prompt hi -n 2 --temp nan"), "temperature");
+  expect_clean_error(run_cli("generate --prompt hi -n 2 --top-p nan"), "top_p");
+}
+
+// Outputs are checked before any work, and never written over an input.
+TEST(BadInputNoModel, OutputPathsCheckedFirst) {
+  const auto corpus = temp_file("corpus.txt", "one document\nanother document\n");
+  const CliResult over =
+      run_cli("datastore build --lines -i " + corpus.string() + " -o " + corpus.string());
+  expect_clean_error(over, "refusing to overwrite");
+  EXPECT_EQ(slurp(corpus), "one document\nanother document\n");
+  std::filesystem::remove(corpus);
+  const auto dir = std::filesystem::temp_directory_path();
+  expect_clean_error(run_cli("generate --prompt hi -n 2 --stats-json " + dir.string()),
+                     "is a directory");
+  expect_clean_error(
+      run_cli("generate --prompt hi -n 2 --stats-json " + (missing_dir() / "s.json").string()),
+      "does not exist");
+  expect_clean_error(run_cli("bench --sets rag,rag --prompts 1 -n 2"), "twice");
+  expect_clean_error(run_cli("bench --batch 2 --bound --prompts 1 -n 2"), "drop --bound");
+}
 
 }  // namespace
 }  // namespace reader::test

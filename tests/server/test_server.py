@@ -328,6 +328,43 @@ class ServerLimitsTest(unittest.TestCase):
         finally:
             self.assertEqual(s.stop(), 0)
 
+    def test_nonsense_settings_are_refused_at_startup(self):
+        for extra in (["--api-key", ""], ["--max-tokens-limit", "0"],
+                      ["--default-max-tokens", "5000"], ["--memory-tokens", "-1"]):
+            r = subprocess.run([ARGS.reader, "serve", "--port", "0", *extra], capture_output=True,
+                               text=True, timeout=120)
+            self.assertNotEqual(r.returncode, 0, extra)
+            self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+
+    def test_queue_zero_admits_into_free_sequences(self):
+        # --queue 0: nothing waits, but a burst no larger than the free sequences runs.
+        s = ReaderServer("--parallel", "2", "--queue", "0", "--no-prompt-cache", "--ctx", "512")
+        try:
+            with futures.ThreadPoolExecutor(2) as pool:
+                results = list(pool.map(
+                    lambda i: s.post("/v1/chat/completions", chat(PROMPTS[i], max_tokens=8))[0],
+                    range(2)))
+            self.assertEqual(results, [200, 200])
+            # More messages than the context has tokens: refused before rendering.
+            many = {"messages": [{"role": "user", "content": "hi"}] * 600, "max_tokens": 2}
+            status, r = s.post("/v1/chat/completions", many)
+            self.assertEqual(status, 400, r)
+            self.assertIn("messages cannot fit", r["error"]["message"])
+            # A client leaving frees its cells even when nothing else comes (no prompt cache).
+            body = json.dumps(chat(PROMPTS[3], stream=True, max_tokens=400)).encode()
+            sock = socket.create_connection(("127.0.0.1", s.port))
+            sock.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n"
+                         b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n"
+                         % len(body) + body)
+            sock.recv(256)
+            sock.close()
+            deadline = time.time() + 30
+            while time.time() < deadline and s.engine()["kv_cells"] != 0:
+                time.sleep(0.2)
+            self.assertEqual(s.engine()["kv_cells"], 0)
+        finally:
+            self.assertEqual(s.stop(), 0)
+
     def test_port_in_use_is_an_error(self):
         s = ReaderServer("--parallel", "1")
         try:
