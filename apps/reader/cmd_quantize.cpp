@@ -22,6 +22,7 @@ void add_quantize_command(CLI::App& app) {
       ->check(CLI::IsMember({"q8_0", "q4_0", "q4_1", "f16"}));
   cmd->add_option("-t,--threads", f->threads, "threads (0: all)")->check(CLI::Range(0, 1024));
   cmd->callback([f] {
+    check_output_path(f->output, "--output");  // writing over --model itself is supported
     std::printf("quantizing %s to %s ...\n", f->input.c_str(), f->type.c_str());
     quantize_model(f->input, f->output, f->type, f->threads);
     std::printf("wrote %s\n", f->output.c_str());

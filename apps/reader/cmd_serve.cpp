@@ -123,10 +123,11 @@ void run_serve(const ServeFlags& f_in) {
   const int port = server.bind();
   std::fprintf(
       stderr,
-      "reader serve: %s (%s) on http://%s:%d  method %s, %d sequences of %d tokens (KV cache "
+      "reader serve: %s (%s) on http://%s:%d, method %s, %d sequence%s of %d tokens (KV cache "
       "%.0f MiB)%s\n",
       so.model_id.c_str(), model->description().c_str(), f.host.c_str(), port, f.method.c_str(),
-      f.parallel, model->n_ctx(), kv_cache_bytes(*model, model->n_ctx(), f.parallel) / (1 << 20),
+      f.parallel, f.parallel == 1 ? "" : "s", model->n_ctx(),
+      kv_cache_bytes(*model, model->n_ctx(), f.parallel) / (1 << 20),
       f.api_key.empty() ? "" : ", API key required");
   if (!f.port_file.empty()) {
     std::FILE* pf = std::fopen(f.port_file.c_str(), "w");

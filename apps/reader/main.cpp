@@ -12,6 +12,7 @@ int run(int argc, char** argv) {
   CLI::App app{"reader: lossless retrieval-assisted speculative decoding (READER) on llama.cpp"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "help for every subcommand");
+  app.set_version_flag("--version", std::string("reader ") + READER_VERSION);
   reader::cli::add_generate_command(app);
   reader::cli::add_datastore_command(app);
   reader::cli::add_repetition_command(app);
@@ -20,22 +21,32 @@ int run(int argc, char** argv) {
   reader::cli::add_quantize_command(app);
   reader::cli::add_tune_command(app);
   reader::cli::add_serve_command(app);
-  std::string known;
-  bool found = false;
-  for (const CLI::App* sub : app.get_subcommands({})) {
-    known += (known.empty() ? "" : ", ") + sub->get_name();
-    found = found || (argc > 1 && sub->get_name() == argv[1]);
-  }
-  if (argc > 1 && argv[1][0] != '-' && !found) {
-    std::fprintf(stderr, "reader: error: unknown subcommand '%s' (known: %s)\n", argv[1],
-                 known.c_str());
-    return 2;
+  // An unknown subcommand word (at the top or under one that has its own, such as
+  // `datastore`) is named, with the known ones, instead of CLI11's "A subcommand is required".
+  const CLI::App* level = &app;
+  for (int i = 1; i < argc && argv[i][0] != '-'; ++i) {
+    const auto subs = level->get_subcommands({});
+    if (subs.empty()) break;  // a positional argument of a leaf command
+    std::string known;
+    const CLI::App* next = nullptr;
+    for (const CLI::App* sub : subs) {
+      known += (known.empty() ? "" : ", ") + sub->get_name();
+      if (sub->get_name() == argv[i]) next = sub;
+    }
+    if (!next) {
+      std::fprintf(stderr, "reader: error: unknown subcommand '%s' (known: %s)\n", argv[i],
+                   known.c_str());
+      return 2;
+    }
+    level = next;
   }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "reader: error: %s (see --help)\n", e.what());

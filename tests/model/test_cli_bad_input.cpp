@@ -54,6 +54,18 @@ TEST(BadInputNoModel, TruncatedRealModel) {
   std::filesystem::remove(p);
 }
 
+TEST(BadInputNoModel, UnknownSubcommandsAreNamed) {
+  expect_usage_error("tnue", "unknown subcommand 'tnue' (known: generate,");
+  expect_usage_error("datastore biuld", "unknown subcommand 'biuld' (known: build, info)");
+  const CliResult version = run_cli("--version");
+  EXPECT_EQ(version.exit_code, 0);
+  EXPECT_EQ(version.out.rfind("reader ", 0), 0u) << version.out;
+}
+
+TEST(BadInputNoModel, EndlessPromptFileIsRefused) {
+  expect_clean_error(run_cli("generate -n 2 --prompt-file /dev/zero"), "larger than 256 MiB");
+}
+
 TEST(BadInputNoModel, UnknownFlag) {
   expect_usage_error("generate --prompt hi --no-such-flag", "no-such-flag");
 }
