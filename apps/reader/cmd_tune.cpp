@@ -238,6 +238,19 @@ void run_tune(const TuneFlags& f) {
   const std::filesystem::path out =
       f.out.empty() ? default_profile_path(f.model.model_path) : std::filesystem::path(f.out);
   check_output_path(out, "--out", {f.model.model_path});
+  // The calibration prompts, read before minutes of cost measurement that a bad set name
+  // or offset would waste.
+  std::vector<PromptItem> items;
+  if (!f.cost_only) {
+    for (const auto& set : f.sets) {
+      std::vector<PromptItem> all =
+          load_prompt_set(set, default_data_dir(), f.prompt_offset + f.prompts);
+      if (static_cast<int>(all.size()) <= f.prompt_offset)
+        throw UsageError(fmt::format("prompt set '{}' has only {} prompts; --prompt-offset is {}",
+                                     set, all.size(), f.prompt_offset));
+      items.insert(items.end(), all.begin() + f.prompt_offset, all.end());
+    }
+  }
   if (f.if_stale && std::filesystem::exists(out)) {
     try {
       const Profile old = load_profile(out);
@@ -283,15 +296,6 @@ void run_tune(const TuneFlags& f) {
     MethodConfig config = inputs.config(Method::kReader);
     config.profile = &p;  // the cost just measured (calibration prunes nothing anyway)
     config.calibrate = true;
-    std::vector<PromptItem> items;
-    for (const auto& set : f.sets) {
-      std::vector<PromptItem> all =
-          load_prompt_set(set, default_data_dir(), f.prompt_offset + f.prompts);
-      if (static_cast<int>(all.size()) <= f.prompt_offset)
-        throw UsageError(fmt::format("prompt set '{}' has only {} prompts; --prompt-offset is {}",
-                                     set, all.size(), f.prompt_offset));
-      items.insert(items.end(), all.begin() + f.prompt_offset, all.end());
-    }
     GenerationOptions opts;
     opts.max_tokens = f.max_tokens;
     const Calibration greedy = calibrate(*model, config, items, opts, "tune: acceptance");

@@ -62,6 +62,13 @@ TEST(BadInputNoModel, UnknownSubcommandsAreNamed) {
   EXPECT_EQ(version.out.rfind("reader ", 0), 0u) << version.out;
 }
 
+// Refused before the minutes of cost measurement it would otherwise waste.
+TEST(BadInputNoModel, TuneChecksItsPromptSetsFirst) {
+  expect_clean_error(
+      run_cli("tune --prompts no_such_set --out " + scratch_path("never.json").string()),
+      "unknown prompt set 'no_such_set'");
+}
+
 TEST(BadInputNoModel, EndlessPromptFileIsRefused) {
   expect_clean_error(run_cli("generate -n 2 --prompt-file /dev/zero"), "larger than 256 MiB");
 }
