@@ -4,7 +4,9 @@
 #include <unistd.h>
 
 #include <fstream>
-#include <sstream>
+#include <optional>
+
+#include "util/read_file.h"
 
 namespace reader::cli {
 
@@ -14,21 +16,10 @@ void write_file(const std::filesystem::path& path, const std::string& text) {
 }
 
 std::string read_text_file(const std::filesystem::path& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw UsageError("is a directory: " + path.string());
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError("cannot read file: " + path.string());
-  // Prompts, shapes and profiles are small; a bound keeps /dev/zero or a wrong file from
-  // eating memory (pipes such as /dev/stdin still work).
-  constexpr std::size_t kMaxBytes = std::size_t{256} << 20;
-  std::string text;
-  char buf[1 << 16];
-  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-    text.append(buf, static_cast<std::size_t>(in.gcount()));
-    if (text.size() > kMaxBytes) throw UsageError("file larger than 256 MiB: " + path.string());
-  }
-  if (in.bad()) throw UsageError("error while reading file: " + path.string());
-  return text;
+  std::string problem;
+  std::optional<std::string> text = read_small_file(path, problem);
+  if (!text) throw UsageError("cannot read file " + path.string() + ": " + problem);
+  return std::move(*text);
 }
 
 void check_output_path(const std::filesystem::path& path, std::string_view what,

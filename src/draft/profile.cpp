@@ -7,11 +7,11 @@
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "reader/model.h"
 #include "retrieval/atomic_file.h"
 #include "util/json_int.h"
+#include "util/read_file.h"
 
 #ifndef READER_LLAMA_BUILD_KEY
 #define READER_LLAMA_BUILD_KEY "unknown"
@@ -167,13 +167,12 @@ std::string profile_to_json(const Profile& p) {
 
 Profile load_profile(const std::filesystem::path& path) {
   const std::string where = "profile " + path.string();
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ProfileError("cannot read " + where);
-  std::ostringstream text;
-  text << in.rdbuf();
+  std::string problem;
+  const std::optional<std::string> text = read_small_file(path, problem);
+  if (!text) throw ProfileError("cannot read " + where + ": " + problem);
   Profile p;
   try {
-    const json j = json::parse(text.str());
+    const json j = json::parse(*text);
     if (!j.is_object() || j.value("format", "") != "reader-profile")
       throw ProfileError(where + " is not a reader profile");
     const int version = detail::json_int(j.at("version"), "version");

@@ -3,13 +3,12 @@
 // {"speculator": [[-1,0],[-1,1],[0,0]],   // [parent, rank] per template node
 //  "d_search": 8, "d_deep": 4, "deepen_at": 2, "max_suffix_len": 8,
 //  "adaptive": false, "single_path": true}
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <stdexcept>
 
 #include "reader/drafter.h"
 #include "util/json_int.h"
+#include "util/read_file.h"
 
 namespace reader {
 
@@ -81,11 +80,11 @@ TreeShape parse_tree_shape(std::string_view text, const std::string& where) {
 }
 
 TreeShape load_tree_shape(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument("cannot read tree shape file: " + path.string());
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_tree_shape(text.str(), path.string());
+  std::string problem;
+  const std::optional<std::string> text = read_small_file(path, problem);
+  if (!text)
+    throw std::invalid_argument("cannot read tree shape file " + path.string() + ": " + problem);
+  return parse_tree_shape(*text, path.string());
 }
 
 std::string tree_shape_to_json(const TreeShape& s) {
