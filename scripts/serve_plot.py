@@ -7,7 +7,10 @@ median is drawn; the table adds READER's ratio to each peer within each round, w
 shows how far one round can be trusted."""
 import argparse
 import collections
+import glob
 import json
+import os
+import re
 import statistics
 
 ap = argparse.ArgumentParser()
@@ -45,9 +48,6 @@ def engine_work_table(inputs):
     """What each reader server's engine did in each phase, from the /metrics snapshots
     serve_compare.sh takes after every phase (LABEL.repN.metricsC.txt beside serve.jsonl):
     equal steps and drafts with unequal decode time mean the machine, not the server, moved."""
-    import glob
-    import os
-    import re
     lines = []
     for d in dict.fromkeys(os.path.dirname(os.path.abspath(p)) for p in inputs):
         snaps = {}

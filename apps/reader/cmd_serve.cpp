@@ -26,10 +26,8 @@ struct ServeFlags {
   int parallel = 0;  // 0: as many as fit (sequences_that_fit)
   int queue = 64;
   std::string api_key;
-  bool api_key_given = false;
-  bool default_max_tokens_given =
-      false;  // else it follows a lower --max-tokens-limit  // --api-key appeared (an empty key is
-              // refused, not ignored)
+  bool api_key_given = false;             // --api-key appeared (an empty key is refused)
+  bool default_max_tokens_given = false;  // else it follows a lower --max-tokens-limit
   std::string model_id;
   int max_tokens_limit = 4096;
   int default_max_tokens = 256;

@@ -279,11 +279,6 @@ void Server::install_routes() {
           prompt = endpoint == Endpoint::kChat
                        ? model_.tokenize(model_.apply_chat_template(cr.messages), true, true)
                        : model_.tokenize(cr.prompt, true, true);
-        } catch (const ModelError& e) {
-          throw ApiError(400, "invalid_request_error", e.what(),
-                         endpoint == Endpoint::kChat ? "messages" : "prompt");
-        }
-        try {
           check_prompt(model_, prompt);  // the engine's own rule, said before queueing
         } catch (const ModelError& e) {
           throw ApiError(400, "invalid_request_error", e.what(),
@@ -355,27 +350,23 @@ void Server::install_routes() {
                     return sink.write(" ", 1);
                   }
                   const GenerationResult& r = channel->result;
+                  const json u = usage(r);  // counted for /metrics even when not sent
+                  std::string body;
                   if (r.stop_reason == StopReason::kCancelled) {
-                    usage(r);  // counted for /metrics
-                    const std::string body = dump(error_json(kCutByShutdown));
-                    lock.unlock();
-                    *sent = true;
-                    if (!sink.write(body.data(), body.size())) return false;
-                    sink.done();
-                    return true;
+                    body = dump(error_json(kCutByShutdown));
+                  } else {
+                    json choice = {{"index", 0}, {"finish_reason", finish_reason(r.stop_reason)}};
+                    if (chat)
+                      choice["message"] = {{"role", "assistant"}, {"content", r.text}};
+                    else
+                      choice["text"] = r.text, choice["logprobs"] = nullptr;
+                    body = dump(json{{"id", id},
+                                     {"object", chat ? "chat.completion" : "text_completion"},
+                                     {"created", created},
+                                     {"model", options_.model_id},
+                                     {"choices", json::array({choice})},
+                                     {"usage", u}});
                   }
-                  json choice = {{"index", 0}, {"finish_reason", finish_reason(r.stop_reason)}};
-                  if (chat)
-                    choice["message"] = {{"role", "assistant"}, {"content", r.text}};
-                  else
-                    choice["text"] = r.text, choice["logprobs"] = nullptr;
-                  const std::string body =
-                      dump(json{{"id", id},
-                                {"object", chat ? "chat.completion" : "text_completion"},
-                                {"created", created},
-                                {"model", options_.model_id},
-                                {"choices", json::array({choice})},
-                                {"usage", usage(r)}});
                   lock.unlock();
                   *sent = true;
                   if (!sink.write(body.data(), body.size())) return false;
@@ -478,62 +469,40 @@ std::string Server::metrics_text() const {
   const EngineSnapshot s = engine_.snapshot();
   std::ostringstream o;
   std::lock_guard lock(stats_mutex_);
+  // One Prometheus metric: its help and type lines, then its value.
+  const auto metric = [&o](const char* name, const char* type, const char* help,
+                           const auto& value) {
+    o << "# HELP " << name << " " << help << "\n# TYPE " << name << " " << type << "\n"
+      << name << " " << value << "\n";
+  };
   o << "# HELP reader_requests_total Completion requests by HTTP status (499: client left).\n"
        "# TYPE reader_requests_total counter\n";
   for (const auto& [status, n] : requests_by_status_)
     o << "reader_requests_total{status=\"" << status << "\"} " << n << "\n";
-  o << "# HELP reader_generated_tokens_total Tokens generated.\n"
-       "# TYPE reader_generated_tokens_total counter\n"
-       "reader_generated_tokens_total "
-    << s.generated << "\n"
-    << "# HELP reader_tokens_per_second Generated tokens per second of engine busy time.\n"
-       "# TYPE reader_tokens_per_second gauge\n"
-       "reader_tokens_per_second "
-    << (busy_seconds_ > 0 ? static_cast<double>(s.generated) / busy_seconds_ : 0.0) << "\n"
-    << "# HELP reader_steps_total Batched forward passes.\n# TYPE reader_steps_total counter\n"
-       "reader_steps_total "
-    << s.steps << "\n"
-    << "# HELP reader_drafted_tokens_total Draft tokens verified.\n"
-       "# TYPE reader_drafted_tokens_total counter\n"
-       "reader_drafted_tokens_total "
-    << s.drafted << "\n"
-    << "# HELP reader_accepted_tokens_total Draft tokens accepted.\n"
-       "# TYPE reader_accepted_tokens_total counter\n"
-       "reader_accepted_tokens_total "
-    << s.accepted << "\n"
-    << "# HELP reader_accepted_per_step Accepted draft tokens per forward pass.\n"
-       "# TYPE reader_accepted_per_step gauge\n"
-       "reader_accepted_per_step "
-    << (s.steps ? static_cast<double>(s.accepted) / static_cast<double>(s.steps) : 0.0) << "\n"
-    << "# HELP reader_prefix_reused_tokens_total Prompt tokens served from cached KV cells.\n"
-       "# TYPE reader_prefix_reused_tokens_total counter\n"
-       "reader_prefix_reused_tokens_total "
-    << s.prefix_reused << "\n"
-    << "# HELP reader_prediction_accepted_tokens_total Predicted-output tokens found in outputs.\n"
-       "# TYPE reader_prediction_accepted_tokens_total counter\n"
-       "reader_prediction_accepted_tokens_total "
-    << prediction_accepted_ << "\n"
-    << "# HELP reader_queue_depth Requests waiting for a sequence.\n"
-       "# TYPE reader_queue_depth gauge\nreader_queue_depth "
-    << s.waiting << "\n"
-    << "# HELP reader_running_sequences Requests generating now.\n"
-       "# TYPE reader_running_sequences gauge\nreader_running_sequences "
-    << s.running << "\n"
-    << "# HELP reader_busy_seconds_total Engine time spent stepping (not idle).\n"
-       "# TYPE reader_busy_seconds_total counter\nreader_busy_seconds_total "
-    << busy_seconds_ << "\n"
-    << "# HELP reader_decode_seconds_total Engine time inside llama_decode.\n"
-       "# TYPE reader_decode_seconds_total counter\nreader_decode_seconds_total "
-    << s.decode_seconds << "\n"
-    << "# HELP reader_draft_seconds_total Engine time spent drafting (CPU search).\n"
-       "# TYPE reader_draft_seconds_total counter\nreader_draft_seconds_total "
-    << s.draft_seconds << "\n"
-    << "# HELP reader_cached_sequences Idle sequences holding a finished prompt for reuse.\n"
-       "# TYPE reader_cached_sequences gauge\nreader_cached_sequences "
-    << s.cached_sequences << "\n"
-    << "# HELP reader_kv_cells_used KV-cache cells held (running and cached prompts).\n"
-       "# TYPE reader_kv_cells_used gauge\nreader_kv_cells_used "
-    << s.kv_cells << "\n";
+  metric("reader_generated_tokens_total", "counter", "Tokens generated.", s.generated);
+  metric("reader_tokens_per_second", "gauge", "Generated tokens per second of engine busy time.",
+         busy_seconds_ > 0 ? static_cast<double>(s.generated) / busy_seconds_ : 0.0);
+  metric("reader_steps_total", "counter", "Batched forward passes.", s.steps);
+  metric("reader_drafted_tokens_total", "counter", "Draft tokens verified.", s.drafted);
+  metric("reader_accepted_tokens_total", "counter", "Draft tokens accepted.", s.accepted);
+  metric("reader_accepted_per_step", "gauge", "Accepted draft tokens per forward pass.",
+         s.steps ? static_cast<double>(s.accepted) / static_cast<double>(s.steps) : 0.0);
+  metric("reader_prefix_reused_tokens_total", "counter",
+         "Prompt tokens served from cached KV cells.", s.prefix_reused);
+  metric("reader_prediction_accepted_tokens_total", "counter",
+         "Predicted-output tokens found in outputs.", prediction_accepted_);
+  metric("reader_queue_depth", "gauge", "Requests waiting for a sequence.", s.waiting);
+  metric("reader_running_sequences", "gauge", "Requests generating now.", s.running);
+  metric("reader_busy_seconds_total", "counter", "Engine time spent stepping (not idle).",
+         busy_seconds_);
+  metric("reader_decode_seconds_total", "counter", "Engine time inside llama_decode.",
+         s.decode_seconds);
+  metric("reader_draft_seconds_total", "counter", "Engine time spent drafting (CPU search).",
+         s.draft_seconds);
+  metric("reader_cached_sequences", "gauge", "Idle sequences holding a finished prompt for reuse.",
+         s.cached_sequences);
+  metric("reader_kv_cells_used", "gauge", "KV-cache cells held (running and cached prompts).",
+         s.kv_cells);
   return o.str();
 }
 

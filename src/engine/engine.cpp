@@ -436,8 +436,7 @@ bool Engine::step() {
 }
 
 void Engine::count_occupancy() {
-  stats_.running = static_cast<int>(
-      std::count_if(slots_.begin(), slots_.end(), [](const auto& s) { return s != nullptr; }));
+  stats_.running = occupied_;
   stats_.waiting = static_cast<int>(waiting_.size());
   int cells = 0, cached = 0;
   for (size_t s = 0; s < slots_.size(); ++s) {

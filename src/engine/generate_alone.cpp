@@ -8,9 +8,7 @@ namespace reader {
 namespace {
 GenerationResult generate_alone(Model& model, TokenSpan prompt, const GenerationOptions& options,
                                 Drafter* drafter, const TextCallback& on_text) {
-  check_prompt(model, prompt);
-  check_sampling(options.sampling);
-  EngineOptions eo;
+  EngineOptions eo;  // Engine::submit checks the prompt and the sampling parameters
   eo.max_sequences = 1;
   // The cells stay after the run (the next run's Engine clears them): callers and tests can
   // inspect what was committed.
