@@ -153,6 +153,7 @@ MethodConfig LoadedInputs::config(Method method) const {
   c.shape = shape;
   c.datastore = datastore.get();
   c.draft_model = draft_model.get();
+  c.draft_cost = draft_cost;
   c.profile = profile ? &*profile : nullptr;
   c.suffix = suffix;
   return c;
@@ -205,6 +206,7 @@ LoadedInputs load_method_inputs(const MethodInputs& in, Model& model, Method met
       throw UsageError("draft model " + in.draft_model + " has a different vocabulary (" +
                        std::to_string(out.draft_model->n_vocab()) + " tokens vs " +
                        std::to_string(model.n_vocab()) + ")");
+    out.draft_cost = relative_decode_cost(*out.draft_model, model);
   }
   return out;
 }

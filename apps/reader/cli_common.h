@@ -62,6 +62,7 @@ struct MethodInputs {
 struct LoadedInputs {
   std::unique_ptr<Datastore> datastore;
   std::unique_ptr<Model> draft_model;
+  double draft_cost = 0;  // its one-token decode over the model's, measured once here
   std::optional<TreeShape> shape;
   std::optional<Profile> profile;
   SuffixParams suffix;

@@ -41,6 +41,10 @@ class Speculator {
   virtual void commit(TokenSpan committed) = 0;
   // Nodes it adds at most (its template size), without the root.
   virtual int max_nodes() const = 0;
+  // What drafting one layer of its tree costs, in the target's one-token decodes: 0 for
+  // table lookups, a decode of the draft model for a draft model. The drafter runs a
+  // costly speculator only when the chain it could draft is expected to pay for it.
+  virtual double layer_cost() const { return 0; }
 };
 
 // Shape of a Token Recycling / draft-model tree: node i hangs under `parent` (-1: the
@@ -90,9 +94,11 @@ struct RecycledSuccessor {
 std::unique_ptr<Speculator> make_recycling_speculator(
     int n_vocab, std::vector<TemplateNode> tmpl,
     std::vector<RecycledSuccessor>* shared_table = nullptr);
-// A smaller model with the same vocabulary drafting the template layer by layer.
+// A smaller model with the same vocabulary drafting the template layer by layer;
+// `decode_cost`: its one-token decode over the target's (relative_decode_cost, profile.h).
 std::unique_ptr<Speculator> make_draft_model_speculator(Model& draft_model,
-                                                        std::vector<TemplateNode> tmpl);
+                                                        std::vector<TemplateNode> tmpl,
+                                                        double decode_cost);
 
 // What the drafter knows about this machine and model (profile.h): the verification cost
 // and the acceptance priors. Calibration mode is `reader tune`'s: every candidate node is
@@ -160,6 +166,8 @@ class ReaderDrafter : public Drafter {
   Tokens scratch_context_;
   CostModel cost_;              // verification cost on this machine
   AcceptanceModel acceptance_;  // q(node | parent accepted): priors + this run
+  // Whether a speculator whose layers cost decodes is worth running this step.
+  bool speculator_pays(const CostCurve& cost);
   // This generation's shift of the estimates, one for the speculator's nodes and one for
   // retrieval's: the two miss their calibration independently (a text unlike the
   // calibration prompts can defeat recycled successors while its copies still hold).

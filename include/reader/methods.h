@@ -42,6 +42,9 @@ struct MethodConfig {
   std::optional<TreeShape> shape;              // default_tree_shape(method) when unset
   const NextTokenSource* datastore = nullptr;  // long-term datastore (optional)
   Model* draft_model = nullptr;                // required by kDraft
+  // kDraft: the draft model's one-token decode over this model's (relative_decode_cost);
+  // 0: make_drafter measures it (a fraction of a second).
+  double draft_cost = 0;
   // Tuned for this model (reader tune): cost curve, acceptance priors, tree shape. Null:
   // cautious priors, and the cost measured once on this machine and cached.
   const Profile* profile = nullptr;

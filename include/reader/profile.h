@@ -92,6 +92,11 @@ CostModel measure_cost_model(Model& model, const CostProbe& probe,
                              const std::function<void(double)>& progress = {},
                              CostTimings* timings = nullptr);
 
+// A draft model's one-token decode over `target`'s, both at a short cached context (median of
+// interleaved rounds; clears both KV caches). A draft model drafts one token per decode, so
+// this is what each drafted token costs before it is verified.
+double relative_decode_cost(Model& draft, Model& target, int rounds = 7);
+
 // How the batch table (CostModel::pass) is probed: B sequences, one KV stream each, each
 // decoding k tokens on top of `context` cached ones, timed against one sequence's one-token
 // decode in the same round.

@@ -15,8 +15,11 @@ namespace {
 
 class DraftModelSpeculator final : public Speculator {
  public:
-  DraftModelSpeculator(Model& model, std::vector<TemplateNode> tmpl)
-      : model_(model), tmpl_(std::move(tmpl)), shape_(0, static_cast<int>(tmpl_.size()) + 1) {
+  DraftModelSpeculator(Model& model, std::vector<TemplateNode> tmpl, double decode_cost)
+      : model_(model),
+        tmpl_(std::move(tmpl)),
+        shape_(0, static_cast<int>(tmpl_.size()) + 1),
+        decode_cost_(decode_cost) {
     // The template as a tree with placeholder tokens (template index) gives each node its
     // sequence-id set once; drafted tokens reuse it every step.
     for (size_t i = 0; i < tmpl_.size(); ++i)
@@ -26,7 +29,9 @@ class DraftModelSpeculator final : public Speculator {
     if (layout_.branches >= model_.n_seq_max())
       throw std::invalid_argument("draft model context has too few sequence ids for the template");
     for (size_t i = 0; i < tmpl_.size(); ++i) k_ = std::max(k_, tmpl_[i].rank + 1);
+    k_ = std::max(k_, kConfidenceCandidates);
   }
+  double layer_cost() const override { return decode_cost_; }
   std::string_view name() const override { return "draft"; }
   int max_nodes() const override { return static_cast<int>(tmpl_.size()); }
   void begin(TokenSpan) override {
@@ -64,21 +69,24 @@ class DraftModelSpeculator final : public Speculator {
         const int parent = shape_.parent(t);
         if (tree_node[static_cast<size_t>(parent)] < 0 || row_of[static_cast<size_t>(parent)] < 0)
           continue;
-        const Token tok = ranked(model_.logits(row_of[static_cast<size_t>(parent)]),
-                                 tmpl_[static_cast<size_t>(t - 1)].rank);
+        const auto [tok, share] = ranked(model_.logits(row_of[static_cast<size_t>(parent)]),
+                                         tmpl_[static_cast<size_t>(t - 1)].rank);
         if (tok < 0) continue;  // fewer than rank+1 finite logits
-        const int node =
-            tree.add(tree_node[static_cast<size_t>(parent)], tok, DraftSource::kSpeculator);
+        // Scored as Token Recycling scores its nodes (the path's product of shares), so
+        // the calibrated confidence buckets apply to the draft model's guesses too.
+        const int parent_node = tree_node[static_cast<size_t>(parent)];
+        const float above = parent_node > 0 ? tree.score(parent_node) : 1.0f;
+        const int node = tree.add(parent_node, tok, DraftSource::kSpeculator, above * share);
         if (node < 0) continue;
         tree_node[static_cast<size_t>(t)] = node;
         layer_.push_back(t);
       }
       if (layer_.empty()) break;
+      if (depth == shape_.max_depth()) break;  // no deeper layer needs this one's logits
       batch_.clear();
       for (int t : layer_)
         batch_.push_back({tree.token(tree_node[static_cast<size_t>(t)]), root_pos + depth,
                           layout_.seq_ids[static_cast<size_t>(t)], true});
-      // Logits of the layer are only needed if a deeper layer exists; cheap enough here.
       model_.decode(batch_);
       std::fill(row_of.begin(), row_of.end(), -1);
       for (size_t i = 0; i < layer_.size(); ++i)
@@ -90,18 +98,30 @@ class DraftModelSpeculator final : public Speculator {
   }
 
  private:
-  // The rank-th most likely token of a row (rank is small).
-  Token ranked(const float* logits, int rank) {
+  // The rank-th most likely token of a row (rank is small) and its softmax share among the
+  // row's top k_ candidates.
+  std::pair<Token, float> ranked(const float* logits, int rank) {
     top_k_tokens(logits, model_.n_vocab(), k_, best_);
-    return best_[static_cast<size_t>(rank)].second;
+    double total = 0, mine = 0;
+    for (size_t j = 0; j < best_.size(); ++j) {
+      if (best_[j].second < 0) continue;
+      const double w = std::exp(static_cast<double>(best_[j].first - best_[0].first));
+      total += w;
+      if (j == static_cast<size_t>(rank)) mine = w;
+    }
+    const float share = total > 0 && std::isfinite(total) ? static_cast<float>(mine / total) : 0.f;
+    return {best_[static_cast<size_t>(rank)].second, share};
   }
+
+  static constexpr int kConfidenceCandidates = 4;  // as Token Recycling's confidence
 
   Model& model_;
   std::vector<TemplateNode> tmpl_;
-  DraftTree shape_;    // the template with placeholder tokens
-  TreeLayout layout_;  // its sequence-id sets
-  int k_ = 1;          // ranks needed
-  int cached_ = 0;     // committed tokens in the draft model's KV cache
+  DraftTree shape_;     // the template with placeholder tokens
+  TreeLayout layout_;   // its sequence-id sets
+  int k_ = 1;           // ranks needed
+  double decode_cost_;  // one decode of the draft model, in the target's one-token decodes
+  int cached_ = 0;      // committed tokens in the draft model's KV cache
   const int seq0_[1] = {0};
   std::vector<BatchToken> batch_;
   std::vector<int> layer_;
@@ -111,8 +131,9 @@ class DraftModelSpeculator final : public Speculator {
 }  // namespace
 
 std::unique_ptr<Speculator> make_draft_model_speculator(Model& draft_model,
-                                                        std::vector<TemplateNode> tmpl) {
-  return std::make_unique<DraftModelSpeculator>(draft_model, std::move(tmpl));
+                                                        std::vector<TemplateNode> tmpl,
+                                                        double decode_cost) {
+  return std::make_unique<DraftModelSpeculator>(draft_model, std::move(tmpl), decode_cost);
 }
 
 }  // namespace reader

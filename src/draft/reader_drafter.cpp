@@ -76,10 +76,33 @@ void ReaderDrafter::add_retrieval_path(DraftTree& tree, int parent, TokenSpan co
   }
 }
 
+bool ReaderDrafter::speculator_pays(const CostCurve& cost) {
+  const double layer = speculator_->layer_cost();
+  if (layer <= 0) return true;
+  // Its best chain, each depth as sure as its surest confidence bucket (an upper bound on
+  // what it would draft), must pay for verifying it and for a drafting decode per token.
+  double alpha = 1, tokens = 1;
+  for (int depth = 1; depth <= speculator_->max_nodes(); ++depth) {
+    double q = 0;
+    for (int bucket = 0; bucket < 4; ++bucket) {
+      const NodeKind kind = speculator_kind(depth, 0, bucket);
+      q = std::max(q, recalibration(kind).adjust(acceptance_.estimate(kind)));
+    }
+    alpha *= q;
+    tokens += alpha;
+    if (tokens > cost(depth + 1) + depth * layer) return true;
+  }
+  return false;
+}
+
 DraftTree ReaderDrafter::draft(TokenSpan context, int budget_cap) {
   DraftTree tree(context.back(), std::min(shape_.budget(), budget_cap));
   proposals_.clear();
-  if (speculator_) {
+  // Batched, a sequence's extra tokens cost what the batch's passes cost, which the engine
+  // judges for all sequences at once: pick the path by expected tokens alone, keep all of it.
+  static const CostCurve kFree({{1, 1.0}, {2, 1.0}});
+  const CostCurve cost = batched_ ? kFree : cost_.at(static_cast<int>(context.size()));
+  if (speculator_ && (calibrate_ || speculator_pays(cost))) {
     speculator_->draft(context, tree);
     for (int i = 1; i < tree.size(); ++i) {  // kind: depth and rank among siblings
       int rank = 0;
@@ -121,10 +144,6 @@ DraftTree ReaderDrafter::draft(TokenSpan context, int budget_cap) {
     q[static_cast<size_t>(p.node)] =
         std::max(q[static_cast<size_t>(p.node)], recalibration(p.kind).adjust(p.q));
   }
-  // Batched, a sequence's extra tokens cost what the batch's passes cost, which the engine
-  // judges for all sequences at once: pick the path by expected tokens alone, keep all of it.
-  static const CostCurve kFree({{1, 1.0}, {2, 1.0}});
-  const CostCurve cost = batched_ ? kFree : cost_.at(static_cast<int>(context.size()));
   const std::vector<int> keep =
       shape_.single_path ? best_path(tree, q, cost) : best_subtree(tree, q, cost);
   std::vector<int> new_index(static_cast<size_t>(tree.size()), -1);

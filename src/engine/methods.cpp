@@ -96,7 +96,10 @@ std::unique_ptr<Drafter> make_drafter(Model& model, const MethodConfig& config) 
       break;
     case Method::kDraft:
       if (!config.draft_model) throw std::invalid_argument("method 'draft' needs --draft-model");
-      speculator = make_draft_model_speculator(*config.draft_model, shape.speculator);
+      speculator = make_draft_model_speculator(
+          *config.draft_model, shape.speculator,
+          config.draft_cost > 0 ? config.draft_cost
+                                : relative_decode_cost(*config.draft_model, model));
       break;
   }
   DraftPolicy policy;

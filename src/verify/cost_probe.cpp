@@ -87,6 +87,30 @@ int effective_threads(const Model& model) {
   return t > 0 ? t : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
+double relative_decode_cost(Model& draft, Model& target, int rounds) {
+  constexpr int kContext = 32;
+  const int seq0[] = {0};
+  const Tokens tokens = probe_tokens(target, kContext + 1);
+  for (Model* m : {&draft, &target}) {
+    m->kv_clear();
+    prefill(*m, TokenSpan(tokens).first(kContext), 0);
+  }
+  std::vector<double> draft_ms, target_ms;
+  for (int r = 0; r <= rounds; ++r) {  // round 0 warms up
+    const double d = timed_decode(draft, chain_batch(tokens, kContext, 1, seq0));
+    draft.kv_seq_rm(0, kContext, -1);
+    const double t = timed_decode(target, chain_batch(tokens, kContext, 1, seq0));
+    target.kv_seq_rm(0, kContext, -1);
+    if (r > 0) {
+      draft_ms.push_back(d);
+      target_ms.push_back(t);
+    }
+  }
+  draft.kv_clear();
+  target.kv_clear();
+  return median_ratio(draft_ms, target_ms);
+}
+
 CostModel measure_cost_model(Model& model, const CostProbe& probe,
                              const std::function<void(double)>& progress, CostTimings* timings) {
   const int max_n = *std::max_element(probe.sizes.begin(), probe.sizes.end());

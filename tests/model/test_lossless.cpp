@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "lossless_check.h"
+#include "test_profile_fixture.h"
 
 namespace reader::test {
 namespace {
@@ -31,7 +32,15 @@ TEST_P(Lossless, MatchesAutoregressiveOnMixedPrompts) {
   // The draft method drafts with a second instance of the same model: the only pair with one
   // vocabulary we have (a draft costs as much as a verification, so fewer, shorter runs).
   Model* draft = method == Method::kDraft ? &shared_model(GetParam().model, 16, 4096) : nullptr;
-  Generator spec(m, {method, shape, shared_datastore(GetParam().model), draft});
+  MethodConfig config{method, shape, shared_datastore(GetParam().model), draft};
+  // Said to be cheap and sure, so that it drafts and its drafts are verified (as measured, it
+  // would not run at all: DraftPolicy.DraftModelRunsOnlyWhereItCanPay).
+  const Profile sure = fixed_profile(m, 0.9);
+  if (draft) {
+    config.draft_cost = 0.02;
+    config.profile = &sure;
+  }
+  Generator spec(m, config);
   check_lossless_over_sets(
       m, ar, spec, GetParam().model + "/" + GetParam().method + (GetParam().trees ? "-trees" : ""),
       GetParam().per_set, GetParam().max_tokens, {-1, 1},
