@@ -43,7 +43,7 @@ struct MethodConfig {
   const NextTokenSource* datastore = nullptr;  // long-term datastore (optional)
   Model* draft_model = nullptr;                // required by kDraft
   // kDraft: the draft model's one-token decode over this model's (relative_decode_cost);
-  // 0: make_drafter measures it (a fraction of a second).
+  // 0: make_drafter measures it (a fraction of a second; clears both models' KV caches).
   double draft_cost = 0;
   // Tuned for this model (reader tune): cost curve, acceptance priors, tree shape. Null:
   // cautious priors, and the cost measured once on this machine and cached.
