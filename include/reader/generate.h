@@ -47,6 +47,7 @@ struct GenerationStats {
   double bookkeeping_ms = 0;            // acceptance, KV commit, trie updates
   int drafted_tokens = 0;               // draft-tree nodes sent to verification
   std::vector<int> accepted_histogram;  // [k] = steps that committed k tokens (incl. bonus)
+  std::vector<int> verified_histogram;  // [n] = steps that verified n tokens (incl. the root)
   std::array<int, static_cast<int>(DraftSource::kCount)> accepted_by_source{};  // tokens
   std::array<int, static_cast<int>(DraftSource::kCount)> drafted_by_source{};   // nodes verified
   double tokens_per_second() const {

@@ -397,6 +397,9 @@ bool Engine::step() {
     if (std::ssize(st.accepted_histogram) <= committed)
       st.accepted_histogram.resize(static_cast<size_t>(committed) + 1);
     st.accepted_histogram[static_cast<size_t>(committed)]++;
+    if (std::ssize(st.verified_histogram) <= tree.size())
+      st.verified_histogram.resize(static_cast<size_t>(tree.size()) + 1);
+    st.verified_histogram[static_cast<size_t>(tree.size())]++;
     // Committed token k is accepted draft node k+1, or the model's own (bonus) token.
     for (int k = 0; k < committed; ++k) {
       const size_t node = static_cast<size_t>(k) + 1;
