@@ -183,6 +183,9 @@ Profile load_profile(const std::filesystem::path& path) {
     p.tokenizer = std::stoull(j.at("tokenizer_fingerprint").get<std::string>(), nullptr, 16);
     p.machine = j.at("machine").get<std::string>();
     p.threads = detail::json_int(j.at("threads"), "threads");
+    if (p.threads < 1)  // a cost is measured with at least one thread
+      throw ProfileError(where + " is corrupt: threads " + std::to_string(p.threads) +
+                         " (must be at least 1)");
     std::vector<CostModel::Curve> curves;
     for (const json& c : j.at("cost"))
       curves.push_back({detail::json_int(c.at("context"), "context"),

@@ -278,6 +278,9 @@ TEST_F(ProfileFileTest, BadFilesGiveOneLineErrors) {
   expect_error(write("bigthreads.json", head + R"("threads": 1e12, "cost": [{"context": 0,
     "curve": [[1, 1.0]]}]})"),
                "corrupt");
+  expect_error(write("negthreads.json", head + R"("threads": -3, "cost": [{"context": 0,
+    "curve": [[1, 1.0]]}]})"),
+               "threads -3 (must be at least 1)");
   expect_error(write("decreasing.json", head + R"("threads": 2, "cost": [{"context": 256,
     "curve": [[1, 1.0], [2, 1.1], [4, 0.4]]}, {"context": 1024, "curve": [[1, 1.0], [8, 2.5]]}]})"),
                "must not decrease");
