@@ -123,12 +123,13 @@ void add_datastore_command(CLI::App& app) {
       "-i,--input", flags->inputs,
       "text, JSONL or JSON-array files (default: ../shared/data corpus + GSM8K train)");
   build->add_option("-o,--out", flags->out, "output file (default: models/<model>.rds)");
-  build->add_option(
+  CLI::Option* field = build->add_option(
       "--field", flags->corpus.field,
       "JSON field holding the document (default: first of response/output/answer/completion/text)");
   build->add_flag("--strict", flags->corpus.strict,
                   "fail on a malformed JSON line instead of skipping it");
-  build->add_flag("--lines", flags->corpus.text_lines, "plain text: one document per line");
+  build->add_flag("--lines", flags->corpus.text_lines, "plain text: one document per line")
+      ->excludes(field);  // plain text has no fields
   build->callback([flags] { run_build(*flags); });
 
   auto info_path = std::make_shared<std::string>();

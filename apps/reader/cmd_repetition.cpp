@@ -121,11 +121,13 @@ void add_repetition_command(CLI::App& app) {
   CLI::App* cmd =
       app.add_subcommand("repetition", "self-repetition metric of responses (paper Table 1)");
   cmd->add_option("-m,--model", f->model, "GGUF whose tokenizer to use")->capture_default_str();
-  cmd->add_option("--set", f->set,
-                  "built-in set: rag (question+passage -> answers), humaneval, gsm8k");
-  cmd->add_option("--data", f->data, "JSONL file with a prompt and a response field per line");
-  cmd->add_option("--prompt-field", f->prompt_field, "prompt field of --data");
-  cmd->add_option("--response-field", f->response_field, "response field of --data");
+  CLI::Option* set = cmd->add_option(
+      "--set", f->set, "built-in set: rag (question+passage -> answers), humaneval, gsm8k");
+  // A built-in set ignores --data and its fields: naming both is refused, not half obeyed.
+  set->excludes(
+      cmd->add_option("--data", f->data, "JSONL file with a prompt and a response field per line"));
+  set->excludes(cmd->add_option("--prompt-field", f->prompt_field, "prompt field of --data"));
+  set->excludes(cmd->add_option("--response-field", f->response_field, "response field of --data"));
   cmd->add_option("--datastore", f->datastore, "also match against this datastore");
   cmd->add_option("--json", f->json_out, "write the results as JSON to this file");
   cmd->add_option("--limit", f->limit, "use at most this many records")

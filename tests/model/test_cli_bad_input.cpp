@@ -77,6 +77,13 @@ TEST(BadInputNoModel, UnknownFlag) {
   expect_usage_error("generate --prompt hi --no-such-flag", "no-such-flag");
 }
 
+// Flags the command would ignore in that combination are refused, not half obeyed.
+TEST(BadInputNoModel, FlagsThatExcludeEachOther) {
+  expect_usage_error("repetition --set rag --data x.jsonl", "--set excludes --data");
+  expect_usage_error("repetition --set rag --prompt-field q", "--set excludes --prompt-field");
+  expect_usage_error("datastore build --lines --field text -i x.txt", "--field excludes --lines");
+}
+
 TEST(BadInputNoModel, QuantizedKvCacheWithoutFlashAttention) {
   expect_clean_error(run_cli("generate --prompt hi --kv-type q8_0"), "needs flash attention");
 }
