@@ -6,8 +6,8 @@
 // Accepted: model, messages (chat) / prompt (completions), max_tokens (and, for chat,
 // max_completion_tokens), temperature, top_p, n (must be 1), seed, stop, stream,
 // stream_options.include_usage, prediction. A null value counts as absent.
-// Ignored (accepted whatever their value, with no effect): every field listed in
-// kIgnoredFields, and any other unknown field.
+// Accepted only at a neutral value: kNeutralOnlyFields. Ignored (accepted whatever their
+// value, with no effect): kIgnoredFields, and any other unknown field.
 #pragma once
 
 #include <array>
@@ -55,29 +55,31 @@ struct RequestLimits {
   size_t max_stop = 4;           // OpenAI allows up to 4 stop strings
 };
 
-// OpenAI fields parse_request accepts and ignores (no effect on the output): tools and
-// function calling, log probabilities, penalties and biases, response formats, metadata.
-inline constexpr std::array<std::string_view, 20> kIgnoredFields = {
+// OpenAI fields parse_request accepts and ignores (no effect on the output): metadata about
+// the request and settings for models that do not apply here.
+inline constexpr std::array<std::string_view, 7> kIgnoredFields = {
+    "parallel_tool_calls", "user",       "metadata", "store", "service_tier",
+    "reasoning_effort",    "modalities",
+};
+
+// OpenAI fields accepted only at their neutral value (false, 0, 1, empty, "none"/"auto", or
+// {"type": "text"}): tools and function calling, log probabilities, penalties and biases,
+// structured output, echo, best_of, suffix. Any other value gets a 400 naming the field:
+// ignoring it would answer something other than what was asked for.
+inline constexpr std::array<std::string_view, 13> kNeutralOnlyFields = {
     "logprobs",
     "top_logprobs",
     "tools",
     "tool_choice",
-    "parallel_tool_calls",
     "functions",
     "function_call",
     "response_format",
     "frequency_penalty",
     "presence_penalty",
     "logit_bias",
-    "user",
-    "metadata",
-    "store",
-    "service_tier",
-    "reasoning_effort",
     "echo",
     "best_of",
     "suffix",
-    "modalities",
 };
 
 // One parsed request, every field resolved (defaults applied).

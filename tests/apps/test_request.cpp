@@ -151,6 +151,40 @@ TEST(RequestTest, IgnoredAndUnknownFieldsAreIgnored) {
   EXPECT_EQ(r.max_tokens, 256);
 }
 
+// What clients and frameworks send by default must pass; asking for what we do not do must
+// not be silently ignored.
+TEST(RequestTest, UnsupportedFieldsPassOnlyAtTheirNeutralValue) {
+  const CompletionRequest r = chat(std::string("{") + kUser +
+                                   R"(, "logprobs": false, "top_logprobs": 0, "tools": [],
+      "tool_choice": "none", "functions": [], "function_call": "auto",
+      "response_format": {"type": "text"}, "frequency_penalty": 0, "presence_penalty": 0.0,
+      "logit_bias": {}, "echo": false, "best_of": 1, "suffix": ""})");
+  EXPECT_EQ(r.messages.size(), 1u);
+  const std::vector<std::pair<std::string, std::string>> refused = {
+      {R"("logprobs": true)", "'logprobs' true is not supported: log probabilities"},
+      {R"("top_logprobs": 3)", "'top_logprobs' 3 is not supported"},
+      {R"("tools": [{"type": "function"}])", "tool calls are not supported"},
+      {R"("tool_choice": "required")", "'tool_choice' \"required\" is not supported"},
+      {R"("response_format": {"type": "json_object"})", "no JSON mode or schema"},
+      {R"("frequency_penalty": 0.5)", "without penalties"},
+      {R"("logit_bias": {"15": 100})", "without biases"},
+      {R"("echo": true)", "not echoed"},
+      {R"("best_of": 2)", "one completion"},
+      {R"("suffix": "}")", "insertion"},
+  };
+  for (const auto& [field, message] : refused) {
+    const std::string key = field.substr(1, field.find('"', 1) - 1);
+    try {
+      chat(std::string("{") + kUser + ", " + field + "}");
+      ADD_FAILURE() << field << " accepted";
+    } catch (const ApiError& e) {
+      EXPECT_EQ(e.status(), 400);
+      EXPECT_EQ(e.param(), key);
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(RequestTest, LimitsApply) {
   const RequestLimits small{.max_tokens_limit = 100, .default_max_tokens = 500, .max_stop = 1};
   const std::string head = std::string("{") + kUser;
