@@ -53,8 +53,10 @@ struct GenerationStats {
   double tokens_per_second() const {
     return decode_ms > 0 ? 1000.0 * generated_tokens / decode_ms : 0.0;
   }
-  double mean_accepted() const {  // tokens committed per forward pass
-    return steps > 0 ? static_cast<double>(generated_tokens) / steps : 0.0;
+  // Tokens per forward pass, counting the prompt's pass that yields the first token, as
+  // llama.cpp's programs count (so AR reads 1.00, where it read up to 1.14 on short answers).
+  double mean_accepted() const {
+    return generated_tokens > 0 ? static_cast<double>(generated_tokens) / (steps + 1) : 0.0;
   }
 };
 

