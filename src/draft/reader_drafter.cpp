@@ -86,7 +86,7 @@ bool ReaderDrafter::speculator_pays(const CostCurve& cost) {
     double q = 0;
     for (int bucket = 0; bucket < 4; ++bucket) {
       const NodeKind kind = speculator_kind(depth, 0, bucket);
-      q = std::max(q, recalibration(kind).adjust(acceptance_.estimate(kind)));
+      q = std::max(q, doubt_low_estimate(recalibration(kind).adjust(acceptance_.estimate(kind))));
     }
     alpha *= q;
     tokens += alpha;
@@ -141,8 +141,8 @@ DraftTree ReaderDrafter::draft(TokenSpan context, int budget_cap) {
   q[0] = 1.0;
   for (Proposal& p : proposals_) {
     p.q = acceptance_.estimate(p.kind);
-    q[static_cast<size_t>(p.node)] =
-        std::max(q[static_cast<size_t>(p.node)], recalibration(p.kind).adjust(p.q));
+    q[static_cast<size_t>(p.node)] = std::max(
+        q[static_cast<size_t>(p.node)], doubt_low_estimate(recalibration(p.kind).adjust(p.q)));
   }
   const std::vector<int> keep =
       shape_.single_path ? best_path(tree, q, cost) : best_subtree(tree, q, cost);
