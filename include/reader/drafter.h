@@ -119,6 +119,9 @@ struct DraftPolicy {
   // Search earlier outputs of the same Generator too (the paper: "this datastore can be
   // built online by appending generated responses"; SuffixDecoding's global tree).
   bool remember_outputs = true;
+  // Whether a token ends generation (the model's EOS, end of turn...): nothing drafted after
+  // one can ever be committed, so it is never verified. Null: no token does.
+  std::function<bool(Token)> ends_generation;
   // Shared across drafters (the server); null: this drafter keeps its own history.
   SharedDraftState* shared = nullptr;
 };
@@ -161,7 +164,8 @@ class ReaderDrafter : public Drafter {
   ShortTermTrie history_;     // earlier outputs (bounded: cleared when its node budget fills)
   bool remember_outputs_;     // feed finished outputs into history_ (or shared_->memory)
   SharedDraftState* shared_;  // cross-request state, or null
-  Tokens reference_;          // predicted output, inserted into trie_ by begin()
+  std::function<bool(Token)> ends_generation_;   // DraftPolicy::ends_generation
+  Tokens reference_;                             // predicted output, inserted into trie_ by begin()
   std::vector<const NextTokenSource*> sources_;  // trie_ first, then datastore, history_
   Tokens scratch_context_;
   CostModel cost_;              // verification cost on this machine

@@ -36,6 +36,7 @@ ReaderDrafter::ReaderDrafter(TreeShape shape, std::unique_ptr<Speculator> specul
       history_(TrieOptions{std::max(16, shape_.max_suffix_len + 1), 1u << 21}),
       remember_outputs_(policy.remember_outputs),
       shared_(policy.shared),
+      ends_generation_(std::move(policy.ends_generation)),
       cost_(std::move(policy.cost)),
       acceptance_(policy.priors),
       priors_(std::move(policy.priors)),
@@ -144,6 +145,11 @@ DraftTree ReaderDrafter::draft(TokenSpan context, int budget_cap) {
     q[static_cast<size_t>(p.node)] = std::max(
         q[static_cast<size_t>(p.node)], doubt_low_estimate(recalibration(p.kind).adjust(p.q)));
   }
+  // A copy can run past the end of a text into the chat template: never after an end.
+  if (ends_generation_)
+    for (int i = 1; i < tree.size(); ++i)
+      if (tree.parent(i) > 0 && ends_generation_(tree.token(tree.parent(i))))
+        q[static_cast<size_t>(i)] = 0.0;
   const std::vector<int> keep =
       shape_.single_path ? best_path(tree, q, cost) : best_subtree(tree, q, cost);
   std::vector<int> new_index(static_cast<size_t>(tree.size()), -1);

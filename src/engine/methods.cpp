@@ -108,6 +108,7 @@ std::unique_ptr<Drafter> make_drafter(Model& model, const MethodConfig& config) 
       acceptance_priors(config.profile ? config.profile->acceptance : AcceptanceCounts{});
   if (config.profile && config.profile->acceptance_sampled.total_tried() > 0)
     policy.priors_sampled = acceptance_priors(config.profile->acceptance_sampled);
+  policy.ends_generation = [&model](Token t) { return model.is_eog(t); };
   policy.calibrate = config.calibrate;
   policy.shared = config.shared;
   return std::make_unique<ReaderDrafter>(shape, std::move(speculator), config.datastore, retrieval,

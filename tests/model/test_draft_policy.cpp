@@ -215,5 +215,32 @@ TEST(DraftPolicy, DraftModelRunsOnlyWhereItCanPay) {
   EXPECT_GT(cheap.stats.mean_accepted(), 1.5);
 }
 
+// A copy can run past the end of a text: here the prompt holds a sentence, an end of
+// generation, then more text, and the context ends inside that sentence again. The drafter
+// copies the sentence and may draft the end itself, but nothing after it.
+TEST(DraftPolicy, NothingIsDraftedPastTheEndOfGeneration) {
+  Model& m = shared_model("smollm2", 64, 4096);
+  const Profile sure = fixed_profile(m, 0.9);
+  MethodConfig config{Method::kRetrieval, std::nullopt, nullptr, nullptr};
+  config.profile = &sure;
+  const std::unique_ptr<Drafter> drafter = make_drafter(m, config);
+  Token end = 0;
+  while (end < m.n_vocab() && !m.is_eog(end)) ++end;
+  ASSERT_LT(end, m.n_vocab());
+  const Tokens sentence = m.tokenize(
+      " the lighthouse stood on a narrow spit of rock at the mouth of the harbour", false);
+  const Tokens after = m.tokenize(" every evening the keeper climbed the one hundred steps", false);
+  Tokens prompt = sentence;
+  prompt.push_back(end);
+  prompt.insert(prompt.end(), after.begin(), after.end());
+  prompt.insert(prompt.end(), sentence.begin(), sentence.end() - 3);  // the sentence again, cut
+  drafter->begin(prompt);
+  const DraftTree tree = drafter->draft(prompt, 64);
+  ASSERT_GE(tree.size(), 4) << "the copy of the sentence's last 3 tokens was not drafted";
+  for (int i = 1; i < tree.size(); ++i)
+    EXPECT_FALSE(tree.parent(i) > 0 && m.is_eog(tree.token(tree.parent(i))))
+        << "node " << i << " drafted after the end of generation";
+}
+
 }  // namespace
 }  // namespace reader::test
