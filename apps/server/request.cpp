@@ -3,7 +3,6 @@
 
 #include <fmt/format.h>
 
-#include <functional>
 #include <limits>
 #include <utility>
 
@@ -250,44 +249,46 @@ std::vector<std::string> parse_stop(const json& body, std::size_t max_stop) {
 }
 
 // Fields we do not implement, refused unless at their neutral value (request.h).
+bool is_false(const json& v) { return v.is_boolean() && !v.get<bool>(); }
+bool is_zero(const json& v) { return v.is_number() && v.get<double>() == 0; }
+bool is_one(const json& v) { return v.is_number() && v.get<double>() == 1; }
+bool is_empty(const json& v) {  // json::empty() is false for every string, "" included
+  return v.is_string() ? v.get_ref<const std::string&>().empty()
+                       : (v.is_array() || v.is_object()) && v.empty();
+}
+bool is_none_or_auto(const json& v) { return v == "none" || v == "auto"; }
+bool is_text_format(const json& v) {
+  return v.is_object() && v.size() == 1 && v.contains("type") && v["type"] == "text";
+}
+
+// Fields we do not implement, refused unless at their neutral value (request.h).
+struct NeutralOnly {
+  const char* key;
+  bool (*neutral)(const json&);
+  const char* why;
+};
+constexpr NeutralOnly kNeutralOnly[] = {
+    {"logprobs", is_false, "log probabilities are not returned"},
+    {"top_logprobs", is_zero, "log probabilities are not returned"},
+    {"tools", is_empty, "tool calls are not supported"},
+    {"tool_choice", is_none_or_auto, "tool calls are not supported"},
+    {"functions", is_empty, "function calls are not supported"},
+    {"function_call", is_none_or_auto, "function calls are not supported"},
+    {"response_format", is_text_format, "only {\"type\": \"text\"} is (no JSON mode or schema)"},
+    {"frequency_penalty", is_zero, "the output is the model's own, without penalties"},
+    {"presence_penalty", is_zero, "the output is the model's own, without penalties"},
+    {"logit_bias", is_empty, "the output is the model's own, without biases"},
+    {"echo", is_false, "the prompt is not echoed"},
+    {"best_of", is_one, "one completion is generated per request"},
+    {"suffix", is_empty, "insertion after a prompt is not supported"},
+};
+
 void refuse_unsupported(const json& body) {
-  const auto is_false = [](const json& v) { return v.is_boolean() && !v.get<bool>(); };
-  const auto is_zero = [](const json& v) { return v.is_number() && v.get<double>() == 0; };
-  const auto is_one = [](const json& v) { return v.is_number() && v.get<double>() == 1; };
-  const auto is_empty = [](const json& v) {
-    // json::empty() is false for every string, "" included
-    return v.is_string() ? v.get_ref<const std::string&>().empty()
-                         : (v.is_array() || v.is_object()) && v.empty();
-  };
-  const auto none_or_auto = [](const json& v) { return v == "none" || v == "auto"; };
-  const auto text_format = [](const json& v) {
-    return v.is_object() && v.size() == 1 && v.contains("type") && v["type"] == "text";
-  };
-  struct Rule {
-    std::string_view key;
-    std::function<bool(const json&)> neutral;
-    const char* why;
-  };
-  const Rule rules[] = {
-      {"logprobs", is_false, "log probabilities are not returned"},
-      {"top_logprobs", is_zero, "log probabilities are not returned"},
-      {"tools", is_empty, "tool calls are not supported"},
-      {"tool_choice", none_or_auto, "tool calls are not supported"},
-      {"functions", is_empty, "function calls are not supported"},
-      {"function_call", none_or_auto, "function calls are not supported"},
-      {"response_format", text_format, "only {\"type\": \"text\"} is (no JSON mode or schema)"},
-      {"frequency_penalty", is_zero, "the output is the model's own, without penalties"},
-      {"presence_penalty", is_zero, "the output is the model's own, without penalties"},
-      {"logit_bias", is_empty, "the output is the model's own, without biases"},
-      {"echo", is_false, "the prompt is not echoed"},
-      {"best_of", is_one, "one completion is generated per request"},
-      {"suffix", is_empty, "insertion after a prompt is not supported"},
-  };
-  for (const Rule& rule : rules) {
-    const json* v = given(body, std::string(rule.key).c_str());
-    if (v != nullptr && !rule.neutral(*v))
-      bad(std::string(rule.key),
-          fmt::format("'{}' {} is not supported: {}", rule.key, describe(*v), rule.why));
+  for (const NeutralOnly& field : kNeutralOnly) {
+    const json* v = given(body, field.key);
+    if (v != nullptr && !field.neutral(*v))
+      bad(field.key,
+          fmt::format("'{}' {} is not supported: {}", field.key, describe(*v), field.why));
   }
 }
 

@@ -6,8 +6,11 @@
 // Accepted: model, messages (chat) / prompt (completions), max_tokens (and, for chat,
 // max_completion_tokens), temperature, top_p, n (must be 1), seed, stop, stream,
 // stream_options.include_usage, prediction. A null value counts as absent.
-// Accepted only at a neutral value: kNeutralOnlyFields. Ignored (accepted whatever their
-// value, with no effect): kIgnoredFields, and any other unknown field.
+// Accepted only at their neutral value (false, 0, 1, empty, "none"/"auto" or {"type":
+// "text"}), since ignoring any other would answer something else than was asked: logprobs,
+// top_logprobs, tools, tool_choice, functions, function_call, response_format, the
+// penalties, logit_bias, echo, best_of, suffix (their rules: request.cpp). Ignored (accepted
+// whatever their value, with no effect): kIgnoredFields, and any other unknown field.
 #pragma once
 
 #include <array>
@@ -60,26 +63,6 @@ struct RequestLimits {
 inline constexpr std::array<std::string_view, 7> kIgnoredFields = {
     "parallel_tool_calls", "user",       "metadata", "store", "service_tier",
     "reasoning_effort",    "modalities",
-};
-
-// OpenAI fields accepted only at their neutral value (false, 0, 1, empty, "none"/"auto", or
-// {"type": "text"}): tools and function calling, log probabilities, penalties and biases,
-// structured output, echo, best_of, suffix. Any other value gets a 400 naming the field:
-// ignoring it would answer something other than what was asked for.
-inline constexpr std::array<std::string_view, 13> kNeutralOnlyFields = {
-    "logprobs",
-    "top_logprobs",
-    "tools",
-    "tool_choice",
-    "functions",
-    "function_call",
-    "response_format",
-    "frequency_penalty",
-    "presence_penalty",
-    "logit_bias",
-    "echo",
-    "best_of",
-    "suffix",
 };
 
 // One parsed request, every field resolved (defaults applied).

@@ -80,6 +80,11 @@ TreeShape load_tree_shape(const std::filesystem::path& path);  // throws with a 
 TreeShape parse_tree_shape(std::string_view json_text, const std::string& where);
 std::string tree_shape_to_json(const TreeShape& shape);
 
+// How many of a logit row's top candidates a speculator's confidence is a softmax share
+// among: a full softmax would cost a pass of exp() over the vocabulary for every row, and the
+// tail it leaves out only matters when no candidate stands out.
+inline constexpr int kConfidenceCandidates = 4;
+
 // One entry of Token Recycling's table: a successor the model once ranked after a token.
 struct RecycledSuccessor {
   Token token = -1;        // -1: never seen
@@ -178,6 +183,11 @@ class ReaderDrafter : public Drafter {
   std::array<AcceptanceRecalibration, 2> recalibration_;
   AcceptanceRecalibration& recalibration(const NodeKind& k) {
     return recalibration_[k.source == DraftSource::kSpeculator ? 0 : 1];
+  }
+  // What the policy weighs a node of `kind` by, from acceptance_'s `estimate` for it: shifted
+  // by this text's recalibration, then low estimates doubted (tree_policy.h).
+  double policy_estimate(const NodeKind& kind, double estimate) {
+    return doubt_low_estimate(recalibration(kind).adjust(estimate));
   }
   std::vector<double> priors_;          // greedy priors
   std::vector<double> priors_sampled_;  // priors under sampling (empty: priors_)

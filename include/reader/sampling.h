@@ -52,4 +52,10 @@ Token argmax(const float* logits, int n_vocab);
 void top_k_tokens(const float* logits, int n_vocab, int k,
                   std::vector<std::pair<float, Token>>& best);
 
+// Each of top_k_tokens' candidates' softmax share among the candidates alone (0 for padding,
+// all 0 for a row of -inf or NaN): a drafted token's confidence without a pass of exp() over
+// the vocabulary. `shares` is the caller's scratch, resized to best.size().
+void candidate_shares(const std::vector<std::pair<float, Token>>& best,
+                      std::vector<double>& shares);
+
 }  // namespace reader

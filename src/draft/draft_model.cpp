@@ -2,7 +2,6 @@
 // layer by layer (one decode per depth) in its own context, with the same tree layout
 // the verifier uses (one sequence id per template branch).
 #include <algorithm>
-#include <cmath>
 #include <stdexcept>
 
 #include "reader/drafter.h"
@@ -102,18 +101,10 @@ class DraftModelSpeculator final : public Speculator {
   // row's top k_ candidates.
   std::pair<Token, float> ranked(const float* logits, int rank) {
     top_k_tokens(logits, model_.n_vocab(), k_, best_);
-    double total = 0, mine = 0;
-    for (size_t j = 0; j < best_.size(); ++j) {
-      if (best_[j].second < 0) continue;
-      const double w = std::exp(static_cast<double>(best_[j].first - best_[0].first));
-      total += w;
-      if (j == static_cast<size_t>(rank)) mine = w;
-    }
-    const float share = total > 0 && std::isfinite(total) ? static_cast<float>(mine / total) : 0.f;
-    return {best_[static_cast<size_t>(rank)].second, share};
+    candidate_shares(best_, shares_);
+    const auto j = static_cast<size_t>(rank);
+    return {best_[j].second, static_cast<float>(shares_[j])};
   }
-
-  static constexpr int kConfidenceCandidates = 4;  // as Token Recycling's confidence
 
   Model& model_;
   std::vector<TemplateNode> tmpl_;
@@ -126,6 +117,7 @@ class DraftModelSpeculator final : public Speculator {
   std::vector<BatchToken> batch_;
   std::vector<int> layer_;
   std::vector<std::pair<float, Token>> best_;
+  std::vector<double> shares_;  // scratch: best_'s softmax shares
 };
 
 }  // namespace

@@ -7,7 +7,8 @@
 namespace reader {
 namespace {
 
-// A share of the evidence (counts, or probability mass) in 4 buckets.
+// A share of the evidence (counts, or probability mass) in kShareBuckets buckets.
+constexpr int kShareBuckets = 4;
 int share_bucket(double share) { return share < 0.3 ? 0 : share < 0.6 ? 1 : share < 0.9 ? 2 : 3; }
 
 // Share of a level's counts the drafted token holds.
@@ -85,9 +86,9 @@ bool ReaderDrafter::speculator_pays(const CostCurve& cost) {
   double alpha = 1, tokens = 1;
   for (int depth = 1; depth <= speculator_->max_nodes(); ++depth) {
     double q = 0;
-    for (int bucket = 0; bucket < 4; ++bucket) {
+    for (int bucket = 0; bucket < kShareBuckets; ++bucket) {
       const NodeKind kind = speculator_kind(depth, 0, bucket);
-      q = std::max(q, doubt_low_estimate(recalibration(kind).adjust(acceptance_.estimate(kind))));
+      q = std::max(q, policy_estimate(kind, acceptance_.estimate(kind)));
     }
     alpha *= q;
     tokens += alpha;
@@ -142,8 +143,8 @@ DraftTree ReaderDrafter::draft(TokenSpan context, int budget_cap) {
   q[0] = 1.0;
   for (Proposal& p : proposals_) {
     p.q = acceptance_.estimate(p.kind);
-    q[static_cast<size_t>(p.node)] = std::max(
-        q[static_cast<size_t>(p.node)], doubt_low_estimate(recalibration(p.kind).adjust(p.q)));
+    q[static_cast<size_t>(p.node)] =
+        std::max(q[static_cast<size_t>(p.node)], policy_estimate(p.kind, p.q));
   }
   // A copy can run past the end of a text into the chat template: never after an end.
   if (ends_generation_)

@@ -1,7 +1,6 @@
 // Token Recycling: an adjacency table of each token's top-k successors, refreshed from
 // every verification's logits, expanded breadth-first along a static template.
 #include <algorithm>
-#include <cmath>
 
 #include "reader/drafter.h"
 #include "reader/sampling.h"
@@ -47,25 +46,15 @@ class RecyclingSpeculator final : public Speculator {
   }
 
   void update(Token t, const float* logits) {
-    // Confidence is a softmax over a few more candidates than the table keeps: a full
-    // softmax would cost a pass of exp() over the vocabulary for every verified row, and
-    // the tail it leaves out only matters when no candidate stands out.
-    const int n = std::max(k_ + 1, kConfidenceCandidates);
-    top_k_tokens(logits, n_vocab_, n, best_);
-    weights_.assign(best_.size(), 0.0);
-    double total = 0;
-    for (size_t j = 0; j < best_.size(); ++j)
-      if (best_[j].second >= 0)
-        total += weights_[j] = std::exp(static_cast<double>(best_[j].first - best_[0].first));
-    const bool usable = total > 0 && std::isfinite(total);  // not a row of -inf or NaN
+    // One more candidate than the table keeps, so that the last kept one has a rival.
+    top_k_tokens(logits, n_vocab_, std::max(k_ + 1, kConfidenceCandidates), best_);
+    candidate_shares(best_, shares_);
     RecycledSuccessor* r = row(t);
     for (int j = 0; j < k_; ++j) {
       r[j].token = best_[static_cast<size_t>(j)].second;
-      r[j].confidence = usable ? static_cast<float>(weights_[static_cast<size_t>(j)] / total) : 0.f;
+      r[j].confidence = static_cast<float>(shares_[static_cast<size_t>(j)]);
     }
   }
-
-  static constexpr int kConfidenceCandidates = 4;
 
   int n_vocab_;
   std::vector<TemplateNode> tmpl_;
@@ -74,7 +63,7 @@ class RecyclingSpeculator final : public Speculator {
   std::vector<RecycledSuccessor>& table_;      // [token][rank] -> successor
   std::vector<int> node_of_;                   // template node -> tree node this step
   std::vector<std::pair<float, Token>> best_;  // scratch for top-k
-  std::vector<double> weights_;                // scratch: best_'s exp(logit - top logit)
+  std::vector<double> shares_;                 // scratch: best_'s softmax shares
 };
 
 }  // namespace

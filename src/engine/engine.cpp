@@ -26,6 +26,11 @@ size_t common_prefix(TokenSpan a, TokenSpan b) {
   while (i < n && a[i] == b[i]) ++i;
   return i;
 }
+// One more step in bin `k` of a histogram that grows as needed.
+void count_in(std::vector<int>& histogram, int k) {
+  if (std::ssize(histogram) <= k) histogram.resize(static_cast<size_t>(k) + 1);
+  histogram[static_cast<size_t>(k)]++;
+}
 }  // namespace
 
 // Everything one request needs while it runs.
@@ -394,12 +399,8 @@ bool Engine::step() {
     for (int node = 1; node < tree.size(); ++node)
       st.drafted_by_source[static_cast<size_t>(tree.source(node))]++;
     st.verify_ms += verify_ms;
-    if (std::ssize(st.accepted_histogram) <= committed)
-      st.accepted_histogram.resize(static_cast<size_t>(committed) + 1);
-    st.accepted_histogram[static_cast<size_t>(committed)]++;
-    if (std::ssize(st.verified_histogram) <= tree.size())
-      st.verified_histogram.resize(static_cast<size_t>(tree.size()) + 1);
-    st.verified_histogram[static_cast<size_t>(tree.size())]++;
+    count_in(st.accepted_histogram, committed);
+    count_in(st.verified_histogram, tree.size());
     // Committed token k is accepted draft node k+1, or the model's own (bonus) token.
     for (int k = 0; k < committed; ++k) {
       const size_t node = static_cast<size_t>(k) + 1;

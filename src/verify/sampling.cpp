@@ -46,6 +46,17 @@ void top_k_tokens(const float* logits, int n_vocab, int k,
   }
 }
 
+void candidate_shares(const std::vector<std::pair<float, Token>>& best,
+                      std::vector<double>& shares) {
+  shares.assign(best.size(), 0.0);
+  double total = 0;
+  for (size_t j = 0; j < best.size(); ++j)
+    if (best[j].second >= 0)
+      total += shares[j] = std::exp(static_cast<double>(best[j].first - best[0].first));
+  const bool usable = total > 0 && std::isfinite(total);
+  for (double& s : shares) s = usable ? s / total : 0.0;
+}
+
 Token Sampler::pick(const float* logits, int n_vocab, std::uint64_t position) {
   if (params_.greedy()) return argmax(logits, n_vocab);
 
