@@ -189,6 +189,7 @@ class ReaderDrafter : public Drafter {
   double policy_estimate(const NodeKind& kind, double estimate) {
     return doubt_low_estimate(recalibration(kind).adjust(estimate));
   }
+  TokenRecord token_record_;            // this text's retrieval tokens, judged (tree_policy.h)
   std::vector<double> priors_;          // greedy priors
   std::vector<double> priors_sampled_;  // priors under sampling (empty: priors_)
   bool sampled_ = false;                // acceptance_ holds the sampled priors

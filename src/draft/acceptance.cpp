@@ -222,4 +222,17 @@ void AcceptanceRecalibration::refit() {
   shift_ = std::clamp(b, -4.0, 4.0);
 }
 
+void TokenRecord::record(Token token, bool accepted) {
+  Counts& c = counts_[token];
+  c.accepted += accepted ? 1 : 0;
+  ++c.tried;
+}
+
+double TokenRecord::adjust(Token token, double q) const {
+  const auto it = counts_.find(token);
+  if (it == counts_.end()) return q;
+  const Counts& c = it->second;
+  return std::min(q, (c.accepted + kPriorWeight * q) / (c.tried + kPriorWeight));
+}
+
 }  // namespace reader

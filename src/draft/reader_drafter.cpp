@@ -49,7 +49,8 @@ ReaderDrafter::ReaderDrafter(TreeShape shape, std::unique_ptr<Speculator> specul
 }
 
 void ReaderDrafter::begin(TokenSpan prompt) {
-  recalibration_ = {};  // a new text: its own shifts
+  recalibration_ = {};  // a new text: its own shifts and its own tokens' record
+  token_record_.clear();
   trie_.clear();
   trie_.append(prompt);
   if (!reference_.empty()) trie_.insert(reference_);
@@ -143,8 +144,10 @@ DraftTree ReaderDrafter::draft(TokenSpan context, int budget_cap) {
   q[0] = 1.0;
   for (Proposal& p : proposals_) {
     p.q = acceptance_.estimate(p.kind);
-    q[static_cast<size_t>(p.node)] =
-        std::max(q[static_cast<size_t>(p.node)], policy_estimate(p.kind, p.q));
+    double estimate = policy_estimate(p.kind, p.q);
+    if (p.kind.source != DraftSource::kSpeculator)
+      estimate = token_record_.adjust(tree.token(p.node), estimate);
+    q[static_cast<size_t>(p.node)] = std::max(q[static_cast<size_t>(p.node)], estimate);
   }
   // A copy can run past the end of a text into the chat template: never after an end.
   if (ends_generation_)
@@ -175,10 +178,16 @@ DraftTree ReaderDrafter::draft(TokenSpan context, int budget_cap) {
 void ReaderDrafter::feedback(const DraftTree& tree, const std::vector<int>& accepted_nodes) {
   std::vector<char> accepted(static_cast<size_t>(tree.size()), 0);
   for (int n : accepted_nodes) accepted[static_cast<size_t>(n)] = 1;
+  std::vector<char> token_recorded(static_cast<size_t>(tree.size()), 0);  // once per node
   for (const Proposal& p : proposals_) {
     if (p.node <= 0 || p.node >= tree.size()) continue;
     if (!accepted[static_cast<size_t>(tree.parent(p.node))]) continue;  // never tried
     const bool ok = accepted[static_cast<size_t>(p.node)] != 0;
+    if (!calibrate_ && p.kind.source != DraftSource::kSpeculator &&
+        !token_recorded[static_cast<size_t>(p.node)]) {
+      token_recorded[static_cast<size_t>(p.node)] = 1;
+      token_record_.record(tree.token(p.node), ok);
+    }
     if (calibrate_) {
       calibration_.add(p.kind, ok);
     } else {

@@ -2,9 +2,12 @@
 // and the profile file format (round trip; corrupt files give one clear error).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <utility>
+#include <vector>
 
 #include "reader/profile.h"
 #include "reader/tree_policy.h"
@@ -166,6 +169,43 @@ TEST(AcceptanceRecalibrationTest, ShiftsEveryEstimateTowardWhatThisTextAccepts) 
   EXPECT_GT(r.adjust(0.7), 0.85);
   EXPECT_LE(r.adjust(1.0), 1.0);
   EXPECT_GE(r.adjust(0.0), 0.0);
+}
+
+// Random records against a plain list of them: a recorded token's estimate is its record's
+// posterior with the estimate as prior (weight 3), capped at the estimate; others untouched.
+TEST(TokenRecordTest, MatchesNaiveRecordAndNeverRaises) {
+  std::mt19937 rng(11);
+  for (int round = 0; round < 200; ++round) {
+    TokenRecord record;
+    std::vector<std::pair<Token, bool>> seen;
+    const int n = static_cast<int>(rng() % 40);
+    for (int i = 0; i < n; ++i) {
+      const auto token = static_cast<Token>(rng() % 6);
+      const bool accepted = rng() % 3 == 0;
+      record.record(token, accepted);
+      seen.emplace_back(token, accepted);
+    }
+    for (Token token = 0; token < 8; ++token) {
+      const double q = static_cast<double>(rng() % 1001) / 1000.0;
+      double accepted = 0, tried = 0;
+      for (const auto& [t, ok] : seen)
+        if (t == token) {
+          tried += 1;
+          accepted += ok ? 1 : 0;
+        }
+      const double expected = tried == 0 ? q : std::min(q, (accepted + 3 * q) / (tried + 3));
+      EXPECT_NEAR(record.adjust(token, q), expected, 1e-12);
+      EXPECT_LE(record.adjust(token, q), q);
+    }
+    record.clear();
+    EXPECT_DOUBLE_EQ(record.adjust(0, 0.8), 0.8);
+  }
+  // One rejection of a token rated 0.9 takes it to 0.675; an accepted one leaves it alone.
+  TokenRecord record;
+  record.record(5, false);
+  record.record(6, true);
+  EXPECT_NEAR(record.adjust(5, 0.9), 0.675, 1e-12);
+  EXPECT_DOUBLE_EQ(record.adjust(6, 0.9), 0.9);
 }
 
 class ProfileFileTest : public ::testing::Test {

@@ -242,5 +242,39 @@ TEST(DraftPolicy, NothingIsDraftedPastTheEndOfGeneration) {
         << "node " << i << " drafted after the end of generation";
 }
 
+// A token the model keeps rejecting in this text loses its kind's rate: the prompt repeats a
+// sentence, the drafter copies its rest, and twice the model takes the first token and
+// rejects the second. The next copy from the same place stops at that token, now rated below
+// one half given its parent. Without TokenRecord the kinds' own rates, which fall too, still
+// rate it 0.7 and the copy runs two tokens past it.
+TEST(DraftPolicy, ATokenRejectedInThisTextLosesItsKindsRate) {
+  Model& m = shared_model("smollm2", 64, 4096);
+  const Profile sure = fixed_profile(m, 0.9);
+  MethodConfig config{Method::kRetrieval, std::nullopt, nullptr, nullptr};
+  config.profile = &sure;
+  const std::unique_ptr<Drafter> drafter = make_drafter(m, config);
+  const Tokens sentence = m.tokenize(
+      " the lighthouse stood on a narrow spit of rock at the mouth of the harbour", false);
+  Tokens prompt = sentence;
+  prompt.insert(prompt.end(), sentence.begin(), sentence.end() - 6);  // again, cut
+  drafter->begin(prompt);
+  const DraftTree first = drafter->draft(prompt, 64);
+  ASSERT_GE(first.size(), 5) << "the copy of the sentence's rest was not drafted";
+  const Token rejected = first.token(2);
+  for (int round = 0; round < 2; ++round) {
+    const DraftTree tree = drafter->draft(prompt, 64);
+    ASSERT_GE(tree.size(), 3);
+    ASSERT_EQ(tree.token(2), rejected);
+    drafter->feedback(tree, {0, 1});  // node 1 accepted, node 2 (and so the rest) not
+  }
+  const DraftTree after = drafter->draft(prompt, 64);
+  ASSERT_GE(after.size(), 2);
+  EXPECT_LE(after.size(), 3) << "the copy runs past the rejected token";
+  if (after.size() == 3) {
+    EXPECT_EQ(after.token(2), rejected);
+    EXPECT_LT(after.score(2) / after.score(1), 0.5);  // scores are path probabilities
+  }
+}
+
 }  // namespace
 }  // namespace reader::test
