@@ -1,0 +1,62 @@
+// `reader bench` end to end on a small slice: it writes bench.json and bench.md, every
+// method's text is AR's, and each set's two speedups (ratio of median tokens/s, ratio of
+// total tokens over total decode time) follow from the per-prompt rows it records.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cli_runner.h"
+#include "model_fixture.h"
+
+namespace reader::test {
+namespace {
+
+using nlohmann::json;
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+TEST(CliBench, SummariesFollowFromThePerPromptRows) {
+  const std::filesystem::path out = scratch_path("bench");
+  const CliResult r =
+      run_cli("bench --model " + test_model_path("smollm2").string() +
+              " --methods ar,reader --sets rag,code_edit --prompts 3 -n 24 -o " + out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json bench = json::parse(slurp(out / "bench.json"));
+  const std::string md = slurp(out / "bench.md");
+  std::filesystem::remove_all(out);
+  EXPECT_NE(md.find("| speedup (total time) |"), std::string::npos) << md;
+
+  // set -> method -> per-prompt tokens/s, and total tokens and decode time.
+  std::map<std::string, std::map<std::string, std::vector<double>>> tps;
+  std::map<std::string, std::map<std::string, std::pair<double, double>>> total;
+  ASSERT_EQ(bench["runs"].size(), 12u);
+  for (const json& run : bench["runs"]) {
+    EXPECT_TRUE(run["identical_to_ar"].get<bool>()) << run["set"] << " " << run["id"];
+    const std::string set = run["set"], method = run["method"];
+    tps[set][method].push_back(run["tokens_per_s"].get<double>());
+    total[set][method].first += run["generated_tokens"].get<double>();
+    total[set][method].second += run["decode_ms"].get<double>();
+  }
+  ASSERT_EQ(bench["summary"].size(), 4u);
+  for (const json& row : bench["summary"]) {
+    const std::string set = row["set"], method = row["method"];
+    const auto rate = [&](const std::string& m) {
+      return total[set][m].first / total[set][m].second;
+    };
+    EXPECT_NEAR(row.at("speedup").get<double>(),
+                median_of(tps[set][method]) / median_of(tps[set]["ar"]), 1e-9);
+    EXPECT_NEAR(row.at("speedup_total_time").get<double>(), rate(method) / rate("ar"), 1e-9);
+  }
+}
+
+}  // namespace
+}  // namespace reader::test
