@@ -248,7 +248,7 @@ std::vector<std::string> parse_stop(const json& body, std::size_t max_stop) {
   return stop;
 }
 
-// Fields we do not implement, refused unless at their neutral value (request.h).
+// The neutral values: what a client sends for a feature it does not use.
 bool is_false(const json& v) { return v.is_boolean() && !v.get<bool>(); }
 bool is_zero(const json& v) { return v.is_number() && v.get<double>() == 0; }
 bool is_one(const json& v) { return v.is_number() && v.get<double>() == 1; }

@@ -178,21 +178,21 @@ DraftTree ReaderDrafter::draft(TokenSpan context, int budget_cap) {
 void ReaderDrafter::feedback(const DraftTree& tree, const std::vector<int>& accepted_nodes) {
   std::vector<char> accepted(static_cast<size_t>(tree.size()), 0);
   for (int n : accepted_nodes) accepted[static_cast<size_t>(n)] = 1;
-  std::vector<char> token_recorded(static_cast<size_t>(tree.size()), 0);  // once per node
+  // Widening and deepening can propose the same node: its token is recorded once.
+  std::vector<char> token_recorded(static_cast<size_t>(tree.size()), 0);
   for (const Proposal& p : proposals_) {
     if (p.node <= 0 || p.node >= tree.size()) continue;
     if (!accepted[static_cast<size_t>(tree.parent(p.node))]) continue;  // never tried
     const bool ok = accepted[static_cast<size_t>(p.node)] != 0;
-    if (!calibrate_ && p.kind.source != DraftSource::kSpeculator &&
-        !token_recorded[static_cast<size_t>(p.node)]) {
-      token_recorded[static_cast<size_t>(p.node)] = 1;
-      token_record_.record(tree.token(p.node), ok);
-    }
     if (calibrate_) {
       calibration_.add(p.kind, ok);
-    } else {
-      acceptance_.record(p.kind, ok);
-      if (p.q >= 0) recalibration(p.kind).record(p.q, ok);
+      continue;
+    }
+    acceptance_.record(p.kind, ok);
+    if (p.q >= 0) recalibration(p.kind).record(p.q, ok);
+    if (p.kind.source != DraftSource::kSpeculator && !token_recorded[static_cast<size_t>(p.node)]) {
+      token_recorded[static_cast<size_t>(p.node)] = 1;
+      token_record_.record(tree.token(p.node), ok);
     }
   }
   if (!calibrate_)

@@ -19,6 +19,22 @@ const char* kPassage =
     "find the channel between the sandbanks, and the fishermen of the village said that as long "
     "as the light turned, nobody would be lost at sea.";
 
+// A retrieval-only drafter whose profile rates every node 0.9: what the policy still refuses
+// to verify is refused whatever the calibration says. (make_drafter copies what it needs
+// from the profile.)
+std::unique_ptr<Drafter> sure_retrieval_drafter(Model& m) {
+  const Profile sure = fixed_profile(m, 0.9);
+  MethodConfig config{Method::kRetrieval, std::nullopt, nullptr, nullptr};
+  config.profile = &sure;
+  return make_drafter(m, config);
+}
+
+// The passage's first sentence, as a continuation (a leading space, no BOS).
+Tokens lighthouse_sentence(Model& m) {
+  return m.tokenize(" the lighthouse stood on a narrow spit of rock at the mouth of the harbour",
+                    false);
+}
+
 TEST(DraftPolicy, LowAcceptanceProfileDraftsAlmostNothingWithoutRepetition) {
   Model& m = shared_model("smollm2", 64, 4096);
   const Profile low = fixed_profile(m, 0.05);
@@ -220,15 +236,11 @@ TEST(DraftPolicy, DraftModelRunsOnlyWhereItCanPay) {
 // copies the sentence and may draft the end itself, but nothing after it.
 TEST(DraftPolicy, NothingIsDraftedPastTheEndOfGeneration) {
   Model& m = shared_model("smollm2", 64, 4096);
-  const Profile sure = fixed_profile(m, 0.9);
-  MethodConfig config{Method::kRetrieval, std::nullopt, nullptr, nullptr};
-  config.profile = &sure;
-  const std::unique_ptr<Drafter> drafter = make_drafter(m, config);
+  const std::unique_ptr<Drafter> drafter = sure_retrieval_drafter(m);
   Token end = 0;
   while (end < m.n_vocab() && !m.is_eog(end)) ++end;
   ASSERT_LT(end, m.n_vocab());
-  const Tokens sentence = m.tokenize(
-      " the lighthouse stood on a narrow spit of rock at the mouth of the harbour", false);
+  const Tokens sentence = lighthouse_sentence(m);
   const Tokens after = m.tokenize(" every evening the keeper climbed the one hundred steps", false);
   Tokens prompt = sentence;
   prompt.push_back(end);
@@ -249,12 +261,8 @@ TEST(DraftPolicy, NothingIsDraftedPastTheEndOfGeneration) {
 // rate it 0.7 and the copy runs two tokens past it.
 TEST(DraftPolicy, ATokenRejectedInThisTextLosesItsKindsRate) {
   Model& m = shared_model("smollm2", 64, 4096);
-  const Profile sure = fixed_profile(m, 0.9);
-  MethodConfig config{Method::kRetrieval, std::nullopt, nullptr, nullptr};
-  config.profile = &sure;
-  const std::unique_ptr<Drafter> drafter = make_drafter(m, config);
-  const Tokens sentence = m.tokenize(
-      " the lighthouse stood on a narrow spit of rock at the mouth of the harbour", false);
+  const std::unique_ptr<Drafter> drafter = sure_retrieval_drafter(m);
+  const Tokens sentence = lighthouse_sentence(m);
   Tokens prompt = sentence;
   prompt.insert(prompt.end(), sentence.begin(), sentence.end() - 6);  // again, cut
   drafter->begin(prompt);
