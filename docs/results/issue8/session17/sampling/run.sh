@@ -1,0 +1,8 @@
+#!/bin/bash
+cd /work/main
+O=docs/results/issue8/session17/sampling
+for s in greedy 1 2 3; do
+  if [ $s = greedy ]; then extra=(); else extra=(--temp 0.8 --seed $s); fi
+  flock /tmp/model.lock build/bin/reader bench --methods ar,reader --sets rag,humaneval,gsm8k,mt_bench,code_edit --prompts 6 -n 128 "${extra[@]}" -o $O/$s > /tmp/sampling_$s.log 2>&1
+  echo "$s done $(date +%T)"
+done
