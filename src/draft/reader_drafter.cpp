@@ -24,6 +24,12 @@ int speculator_strength(const DraftTree& tree, int node) {
   return share_bucket(above > 0 ? tree.score(node) / above : 0.0);
 }
 
+// Retrieval's nodes (widening, deepening) copy tokens, which this text's TokenRecord judges;
+// the speculator's guesses come from a model's logits and are left to their kind's rate.
+bool judged_by_token_record(const NodeKind& kind) {
+  return kind.source != DraftSource::kSpeculator;
+}
+
 }  // namespace
 
 ReaderDrafter::ReaderDrafter(TreeShape shape, std::unique_ptr<Speculator> speculator,
@@ -145,7 +151,7 @@ DraftTree ReaderDrafter::draft(TokenSpan context, int budget_cap) {
   for (Proposal& p : proposals_) {
     p.q = acceptance_.estimate(p.kind);
     double estimate = policy_estimate(p.kind, p.q);
-    if (p.kind.source != DraftSource::kSpeculator)
+    if (judged_by_token_record(p.kind))
       estimate = token_record_.adjust(tree.token(p.node), estimate);
     q[static_cast<size_t>(p.node)] = std::max(q[static_cast<size_t>(p.node)], estimate);
   }
@@ -190,7 +196,7 @@ void ReaderDrafter::feedback(const DraftTree& tree, const std::vector<int>& acce
     }
     acceptance_.record(p.kind, ok);
     if (p.q >= 0) recalibration(p.kind).record(p.q, ok);
-    if (p.kind.source != DraftSource::kSpeculator && !token_recorded[static_cast<size_t>(p.node)]) {
+    if (judged_by_token_record(p.kind) && !token_recorded[static_cast<size_t>(p.node)]) {
       token_recorded[static_cast<size_t>(p.node)] = 1;
       token_record_.record(tree.token(p.node), ok);
     }

@@ -1,6 +1,7 @@
 """Per decision run: READER / AR per set on the wall clock (ratio of summed decode times) and
 priced (each step charged the measured step cost of its size, session 15's step_costs/),
-their geometric means, and drafted tokens per step.  Usage: python3 an.py RUN_DIR..."""
+their geometric means, and drafted tokens per step.
+Usage: python3 an.py [--costs COSTS.json] RUN_DIR...   (COSTS.json: {"n": cost}, another table)"""
 import collections
 import json
 import math
@@ -49,5 +50,16 @@ def main(dirs):
               f"d/s {dps:.2f} | " + " ".join(row))
 
 
+def use_costs(path):
+    """Price on the step costs in `path` instead of session 15's."""
+    global STEP_COST, _SIZES
+    STEP_COST = {int(n): c for n, c in json.load(open(path)).items()}
+    _SIZES = sorted(STEP_COST)
+
+
 if __name__ == '__main__':
-    main(sys.argv[1:])
+    args = sys.argv[1:]
+    if args[:1] == ['--costs']:
+        use_costs(args[1])
+        args = args[2:]
+    main(args)

@@ -1,5 +1,5 @@
 #!/bin/bash
-# usage: run.sh round variants...
+# usage: run.sh round variants...   (outputs /tmp/ab/r<round>_<variant>)
 cd /work/main
 r=$1; shift
 for v in "$@"; do
@@ -10,7 +10,7 @@ for v in "$@"; do
     T4) env=(RX_TOK_W=4);;
     T3) env=(RX_TOK_W=3);;
     RC) env=(RX_TOK_W=3 RX_RC=1);;
-    *) env=($(echo $v | tr '_' ' '));;
+    *) env=();;  # any other name labels a run whose knobs the caller's environment sets
   esac
   out=/tmp/ab/r${r}_$v
   flock /tmp/model.lock env "${env[@]}" build/bin/reader bench --methods ar,reader --sets rag,gsm8k,mt_bench,summarization,code_edit,humaneval,multi_turn --prompt-offset 20 --prompts 8 -n 128 -o $out > $out.log 2>&1

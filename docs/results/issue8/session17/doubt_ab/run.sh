@@ -1,20 +1,14 @@
 #!/bin/bash
-# usage: run.sh round variants...
-cd /work/main
+# usage: run.sh ROUND VARIANT...   VARIANT: base (doubt factor 0.7, the rule as committed),
+# D085 (0.85) or D10 (1.0: no doubt). Session 16's decision loop with knob.diff's RX_DOUBT set;
+# outputs /tmp/ab/r<ROUND>_<VARIANT>.
+loop="$(cd "$(dirname "$0")" && pwd)/../../session16/token_record_ab/run.sh"
 r=$1; shift
 for v in "$@"; do
   case $v in
-    base) env=();;
-    new) env=();;
-    T2) env=(RX_TOK_W=2);;
-    T4) env=(RX_TOK_W=4);;
-    T3) env=(RX_TOK_W=3);;
-    RC) env=(RX_TOK_W=3 RX_RC=1);;
-    D10) env=(RX_DOUBT=1.0);;
-    D085) env=(RX_DOUBT=0.85);;
-    *) env=($(echo $v | tr '_' ' '));;
+    base) RX_DOUBT=0.7 "$loop" "$r" base;;
+    D085) RX_DOUBT=0.85 "$loop" "$r" D085;;
+    D10) RX_DOUBT=1.0 "$loop" "$r" D10;;
+    *) echo "unknown variant $v" >&2; exit 2;;
   esac
-  out=/tmp/ab/r${r}_$v
-  flock /tmp/model.lock env "${env[@]}" build/bin/reader bench --methods ar,reader --sets rag,gsm8k,mt_bench,summarization,code_edit,humaneval,multi_turn --prompt-offset 20 --prompts 8 -n 128 -o $out > $out.log 2>&1
-  echo "$v done $(date +%T)"
 done
