@@ -1,5 +1,6 @@
 #!/bin/bash
 # usage: run.sh round variants...   (outputs /tmp/ab/r<round>_<variant>)
+# BENCH_ARGS (optional): more reader bench arguments, e.g. "--profile FILE" (session 18)
 cd /work/main
 r=$1; shift
 for v in "$@"; do
@@ -13,6 +14,6 @@ for v in "$@"; do
     *) env=();;  # any other name labels a run whose knobs the caller's environment sets
   esac
   out=/tmp/ab/r${r}_$v
-  flock /tmp/model.lock env "${env[@]}" build/bin/reader bench --methods ar,reader --sets rag,gsm8k,mt_bench,summarization,code_edit,humaneval,multi_turn --prompt-offset 20 --prompts 8 -n 128 -o $out > $out.log 2>&1
+  flock /tmp/model.lock env "${env[@]}" build/bin/reader bench --methods ar,reader --sets rag,gsm8k,mt_bench,summarization,code_edit,humaneval,multi_turn --prompt-offset 20 --prompts 8 -n 128 ${BENCH_ARGS:-} -o $out > $out.log 2>&1
   echo "$v done $(date +%T)"
 done
