@@ -1,6 +1,7 @@
 """The README's main table from several `reader bench --bound --peers` runs: medians over runs.
 
     python3 summary3.py DIR1 DIR2 DIR3 [--svg OUT.svg]     (each DIR holds bench.json)
+    python3 summary3.py DIR1 DIR2 DIR3 --total-time        (speedups by total time instead)
 
 Per set: every method's and peer's speedup (the bench's ratio of median tok/s over our AR),
 as the median over the runs; the copy-oracle bound without / with the datastore (medians)
@@ -20,6 +21,9 @@ if "--svg" in args:
     i = args.index("--svg")
     svg_out = args[i + 1]
     del args[i:i + 2]
+total_time = "--total-time" in args
+if total_time:
+    args.remove("--total-time")
 runs = [json.load(open(d + "/bench.json")) for d in args]
 summary = defaultdict(lambda: defaultdict(list))  # set -> method -> [row per run]
 per_prompt = defaultdict(lambda: defaultdict(list))  # set -> id -> [reader/ar per run]
@@ -36,6 +40,24 @@ methods = [m for m in next(iter(summary.values())) if m not in ("ar", "llama:ar"
 
 def med(rows, key):
     return st.median(float(r[key]) for r in rows)
+
+
+if total_time:
+    # Each run's speedup by total decode time over our AR's (the bench's speedup_total_time),
+    # every method but AR, then the medians over the runs.
+    others = [m for m in next(iter(summary.values())) if m != "ar"]
+
+    def line(s, value):
+        return f"  {s:14s} " + " ".join(f"{m[:12]}={value(m):.3f}" for m in others)
+
+    for i, d in enumerate(args):
+        print(f"{d}/bench.json")
+        for s, rows in summary.items():
+            print(line(s, lambda m: float(rows[m][i]["speedup_total_time"])))
+    print("median of the runs")
+    for s, rows in summary.items():
+        print(line(s, lambda m: med(rows[m], "speedup_total_time")))
+    sys.exit(0)
 
 
 print(f"| set | AR tok/s | " + " | ".join(methods) +
