@@ -309,5 +309,40 @@ TEST(SamplingPropertyTest, TopKTokensMatchesFullSort) {
   }
 }
 
+// Rows with what the vectorized scans must treat exactly as the scalar rules do: NaN, both
+// infinities, -0 beside +0, ties, and lengths that are not a multiple of the vector width.
+TEST(SamplingPropertyTest, RowScansMatchTheScalarRulesOnSpecialValues) {
+  std::mt19937 rng(23);
+  const float specials[] = {NAN, INFINITY, -INFINITY, -0.0f, 0.0f, 1.0f, 1.0f};
+  std::vector<std::pair<float, Token>> got, want;
+  for (int iter = 0; iter < 3000; ++iter) {
+    const int n = 1 + static_cast<int>(rng() % 70);
+    std::vector<float> row = random_row(rng, n);
+    const int spiked = static_cast<int>(rng() % 4);
+    for (int s = 0; s < spiked; ++s)
+      row[rng() % static_cast<unsigned>(n)] = specials[rng() % std::size(specials)];
+    Token best = 0;  // the scalar rules, written out
+    for (Token t = 1; t < n; ++t)
+      if (row[static_cast<size_t>(t)] > row[static_cast<size_t>(best)]) best = t;
+    ASSERT_EQ(argmax(row.data(), n), best) << "iter " << iter;
+    const int k = 1 + static_cast<int>(rng() % 5);
+    want.assign(static_cast<size_t>(k), {-INFINITY, -1});
+    for (Token v = 0; v < n; ++v) {
+      const float x = row[static_cast<size_t>(v)];
+      if (x <= want.back().first) continue;
+      size_t j = want.size() - 1;
+      while (j > 0 && x > want[j - 1].first) want[j] = want[j - 1], --j;
+      want[j] = {x, v};
+    }
+    top_k_tokens(row.data(), n, k, got);
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t j = 0; j < want.size(); ++j) {
+      ASSERT_EQ(got[j].second, want[j].second) << "iter " << iter << " rank " << j;
+      ASSERT_TRUE(got[j].first == want[j].first ||
+                  (std::isnan(got[j].first) && std::isnan(want[j].first)));
+    }
+  }
+}
+
 }  // namespace
 }  // namespace reader
