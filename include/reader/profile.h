@@ -47,7 +47,7 @@ struct Profile {
 
 // How measure_cost_model estimates c(n). A profile or cached curve made another way (empty:
 // before this was recorded) is measured again, as one from another machine would be.
-inline constexpr const char* kCostMethod = "paired-median";
+inline constexpr const char* kCostMethod = "paired-median-after-ar";
 
 // Identifies what a cost curve depends on besides the model: CPU model and features,
 // the llama.cpp build (setup's wheel key) and its compiled-in features.

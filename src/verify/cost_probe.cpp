@@ -62,18 +62,31 @@ double timed_decode(Model& model, const std::vector<BatchToken>& batch) {
 
 // Times every probe size at `context` cached tokens (prefilled here), one warm-up round and
 // probe.repeats timed ones, appending to ms[size index] (so entry r of every size is from the
-// same round); `tick` after each decode.
+// same round); `tick` after each timed decode.
+//
+// Each timed decode follows an untimed one-token decode, as a verification step follows
+// autoregressive ones in generation. What comes before matters: llama.cpp reuses the last
+// decode's compute graph when the next one has as many tokens (so a one-token decode after
+// another, which is all AR does, skips building one), and one token right after a 32-token
+// decode took 12-18% longer than one after another. Timed in a fixed rotation, one token
+// always came after the largest size, and every c(n) read 12-18% low against AR: c(2) = 1.00
+// to 1.04 where generation paid 1.05-1.13 (README, "Tree sizes", session 19).
 void time_context(Model& model, const Tokens& tokens, int context, const CostProbe& probe,
                   std::vector<std::vector<double>>& ms, const std::function<void()>& tick) {
   const int seq0[] = {0};
+  const auto decode = [&](int n) {
+    const double t = timed_decode(model, chain_batch(tokens, context, n, seq0));
+    model.kv_seq_rm(0, context, -1);
+    return t;
+  };
   model.kv_clear();
   prefill(model, TokenSpan(tokens).first(static_cast<size_t>(context)), 0);
   for (int r = 0; r <= probe.repeats; ++r) {
     for (size_t k = 0; k < probe.sizes.size(); ++k) {
       // Rotate the order per round so drift on a noisy machine hits every size alike.
       const size_t s = (k + static_cast<size_t>(r)) % probe.sizes.size();
-      const double t = timed_decode(model, chain_batch(tokens, context, probe.sizes[s], seq0));
-      model.kv_seq_rm(0, context, -1);
+      decode(1);
+      const double t = decode(probe.sizes[s]);
       if (r > 0) ms[s].push_back(t);
       tick();
     }
