@@ -68,9 +68,10 @@ double timed_decode(Model& model, const std::vector<BatchToken>& batch) {
 // autoregressive ones in generation. What comes before matters: llama.cpp reuses the last
 // decode's compute graph when the next one has as many tokens (so a one-token decode after
 // another, which is all AR does, skips building one), and one token right after a 32-token
-// decode took 12-18% longer than one after another. Timed in a fixed rotation, one token
-// always came after the largest size, and every c(n) read 12-18% low against AR: c(2) = 1.00
-// to 1.04 where generation paid 1.05-1.13 (README, "Tree sizes", session 19).
+// decode took 12-18% longer than one after another. Without the one-token decode, the
+// rotation below always put one token right after the largest size, and every c(n) read
+// 12-18% low against AR: c(2) = 1.00 to 1.04 where generation paid 1.05-1.13 (README, "Tree
+// sizes", session 19).
 void time_context(Model& model, const Tokens& tokens, int context, const CostProbe& probe,
                   std::vector<std::vector<double>>& ms, const std::function<void()>& tick) {
   const int seq0[] = {0};
