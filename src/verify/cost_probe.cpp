@@ -60,6 +60,15 @@ double timed_decode(Model& model, const std::vector<BatchToken>& batch) {
   return std::chrono::duration<double, std::milli>(t1 - t0).count();
 }
 
+// timed_decode of `n` tokens of `tokens` after the `context` cached ones on sequence 0,
+// whose cells are dropped again: the next probe decode starts from the same cache.
+double timed_chain(Model& model, const Tokens& tokens, int context, int n) {
+  const int seq0[] = {0};
+  const double t = timed_decode(model, chain_batch(tokens, context, n, seq0));
+  model.kv_seq_rm(0, context, -1);
+  return t;
+}
+
 // Times every probe size at `context` cached tokens (prefilled here), one warm-up round and
 // probe.repeats timed ones, appending to ms[size index] (so entry r of every size is from the
 // same round); `tick` after each timed decode.
@@ -74,20 +83,14 @@ double timed_decode(Model& model, const std::vector<BatchToken>& batch) {
 // sizes", session 19).
 void time_context(Model& model, const Tokens& tokens, int context, const CostProbe& probe,
                   std::vector<std::vector<double>>& ms, const std::function<void()>& tick) {
-  const int seq0[] = {0};
-  const auto decode = [&](int n) {
-    const double t = timed_decode(model, chain_batch(tokens, context, n, seq0));
-    model.kv_seq_rm(0, context, -1);
-    return t;
-  };
   model.kv_clear();
   prefill(model, TokenSpan(tokens).first(static_cast<size_t>(context)), 0);
   for (int r = 0; r <= probe.repeats; ++r) {
     for (size_t k = 0; k < probe.sizes.size(); ++k) {
       // Rotate the order per round so drift on a noisy machine hits every size alike.
       const size_t s = (k + static_cast<size_t>(r)) % probe.sizes.size();
-      decode(1);
-      const double t = decode(probe.sizes[s]);
+      timed_chain(model, tokens, context, 1);
+      const double t = timed_chain(model, tokens, context, probe.sizes[s]);
       if (r > 0) ms[s].push_back(t);
       tick();
     }
@@ -103,7 +106,6 @@ int effective_threads(const Model& model) {
 
 double relative_decode_cost(Model& draft, Model& target, int rounds) {
   constexpr int kContext = 32;
-  const int seq0[] = {0};
   const Tokens tokens = probe_tokens(target, kContext + 1);
   for (Model* m : {&draft, &target}) {
     m->kv_clear();
@@ -111,10 +113,8 @@ double relative_decode_cost(Model& draft, Model& target, int rounds) {
   }
   std::vector<double> draft_ms, target_ms;
   for (int r = 0; r <= rounds; ++r) {  // round 0 warms up
-    const double d = timed_decode(draft, chain_batch(tokens, kContext, 1, seq0));
-    draft.kv_seq_rm(0, kContext, -1);
-    const double t = timed_decode(target, chain_batch(tokens, kContext, 1, seq0));
-    target.kv_seq_rm(0, kContext, -1);
+    const double d = timed_chain(draft, tokens, kContext, 1);
+    const double t = timed_chain(target, tokens, kContext, 1);
     if (r > 0) {
       draft_ms.push_back(d);
       target_ms.push_back(t);

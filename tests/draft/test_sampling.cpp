@@ -267,15 +267,20 @@ TEST(SamplingPropertyTest, PickDependsOnlyOnRowSeedAndPosition) {
   }
 }
 
+// The reference argmax: highest logit, lowest id among equals (NaN never wins a comparison).
+Token reference_argmax(const std::vector<float>& row) {
+  Token best = 0;
+  for (Token t = 1; t < std::ssize(row); ++t)
+    if (row[static_cast<size_t>(t)] > row[static_cast<size_t>(best)]) best = t;
+  return best;
+}
+
 TEST(SamplingPropertyTest, GreedyAndDegenerateFiltersTakeTheLowestIdArgmax) {
   std::mt19937 rng(11);
   for (int iter = 0; iter < 1000; ++iter) {
     const int n = 1 + static_cast<int>(rng() % 300);
     std::vector<float> row = random_row(rng, n);
-    // The reference argmax: highest logit, lowest id among equals.
-    Token best = 0;
-    for (Token t = 1; t < n; ++t)
-      if (row[static_cast<size_t>(t)] > row[static_cast<size_t>(best)]) best = t;
+    const Token best = reference_argmax(row);
     EXPECT_EQ(argmax(row.data(), n), best);
     const uint64_t seed = rng();
     SamplingParams greedy;
@@ -321,10 +326,7 @@ TEST(SamplingPropertyTest, RowScansMatchTheScalarRulesOnSpecialValues) {
     const int spiked = static_cast<int>(rng() % 4);
     for (int s = 0; s < spiked; ++s)
       row[rng() % static_cast<unsigned>(n)] = specials[rng() % std::size(specials)];
-    Token best = 0;  // the scalar rules, written out
-    for (Token t = 1; t < n; ++t)
-      if (row[static_cast<size_t>(t)] > row[static_cast<size_t>(best)]) best = t;
-    ASSERT_EQ(argmax(row.data(), n), best) << "iter " << iter;
+    ASSERT_EQ(argmax(row.data(), n), reference_argmax(row)) << "iter " << iter;
     const int k = 1 + static_cast<int>(rng() % 5);
     want.assign(static_cast<size_t>(k), {-INFINITY, -1});
     for (Token v = 0; v < n; ++v) {

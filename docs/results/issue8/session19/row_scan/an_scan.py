@@ -9,7 +9,7 @@ def load(d):
     return agg,ident,n
 gm=lambda v: math.exp(sum(map(math.log,v))/len(v))
 res=collections.defaultdict(dict)
-for d in sorted(glob.glob('/tmp/ab/s19scan_r*_*')):
+for d in sorted(glob.glob('/tmp/ab/rs19scan_r*_*')):
     if d.endswith('.log'): continue
     r,v=d.split('_')[-2:]
     agg,ident,n=load(d)
