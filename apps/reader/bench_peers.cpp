@@ -12,6 +12,7 @@
 
 #include "bench_report.h"
 #include "corpus_reader.h"
+#include "json_text.h"
 
 namespace reader::cli {
 namespace {
@@ -171,7 +172,7 @@ void write_sweep_best(const json& summary, const std::filesystem::path& out) {
     best[type] = {{"config", best_name}, {"geomean_speedup_vs_llama_ar", best_gm}};
     md += fmt::format("| {} | {} | {:.2f}x |\n", type, best_name, best_gm);
   }
-  std::ofstream(out / "peers_best.json") << best.dump(2) << "\n";
+  std::ofstream(out / "peers_best.json") << dump_json(best, 2) << "\n";
   std::ofstream(out / "peers_best.md") << md;
   std::printf("%s\nwrote %s/peers_best.{json,md}\n", md.c_str(), out.c_str());
 }

@@ -16,6 +16,7 @@
 #include "bench_peers.h"
 #include "bench_report.h"
 #include "cli_common.h"
+#include "json_text.h"
 #include "progress.h"
 #include "prompt_render.h"
 #include "prompt_sets.h"
@@ -126,7 +127,7 @@ void run_cost_curve(const BenchFlags& f) {
                   {"kv_type", f.model.kv_type},
                   {"rows", rows},
                   {"kernel_agreement", agreement}}
-                 .dump(2));
+                 .dump(2));  // numbers and names only
   BarChart chart{"Verification cost: decode of n tokens / decode of 1 token",
                  "time ratio",
                  {},
@@ -345,7 +346,7 @@ void run_bench(const BenchFlags& f) {
                        {"datastore", inputs.datastore ? inputs.datastore->path().string() : ""},
                        {"peers", peers ? peers->describe() : json()}};
   write_file(std::filesystem::path(f.out) / "bench.json",
-             json{{"config", config}, {"summary", summary}, {"runs", runs}}.dump(1));
+             dump_json(json{{"config", config}, {"summary", summary}, {"runs", runs}}, 1));
   write_file(std::filesystem::path(f.out) / "bench.md", md);
   write_file(std::filesystem::path(f.out) / "speedup.svg", render_svg(chart));
   std::printf("%s\nwrote %s/{bench.json, bench.md, speedup.svg}\n", md.c_str(), f.out.c_str());

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "cli_common.h"
+#include "json_text.h"
 #include "reader/generate.h"
 #include "reader/methods.h"
 
@@ -77,7 +78,7 @@ void run_generate(const GenerateFlags& f) {
   if (!f.stats_json.empty()) {
     std::ofstream out(f.stats_json);
     if (!out) throw UsageError("cannot write stats file: " + f.stats_json);
-    out << generation_to_json(r).dump(2) << "\n";
+    out << dump_json(generation_to_json(r), 2) << "\n";
   }
 }
 

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "cli_common.h"
+#include "json_text.h"
 #include "prompt_sets.h"
 #include "reader/datastore.h"
 #include "reader/repetition.h"
@@ -110,7 +111,7 @@ void run_repetition(const RepetitionFlags& f) {
   if (!f.json_out.empty()) {
     std::ofstream out(f.json_out);
     if (!out) throw UsageError("cannot write " + f.json_out);
-    out << j.dump(2) << "\n";
+    out << dump_json(j, 2) << "\n";
   }
 }
 

@@ -6,6 +6,8 @@
 #include <limits>
 #include <utility>
 
+#include "json_text.h"
+
 namespace reader::server {
 namespace {
 
@@ -36,8 +38,7 @@ std::string describe(const json& v) {
     case json::value_t::boolean:
       return v.get<bool>() ? "true" : "false";
     case json::value_t::string:
-      return json(utf8_prefix(v.get_ref<const std::string&>(), kQuoteBytes))
-          .dump(-1, ' ', false, json::error_handler_t::replace);
+      return dump_json(json(utf8_prefix(v.get_ref<const std::string&>(), kQuoteBytes)));
     case json::value_t::number_integer:
     case json::value_t::number_unsigned:
     case json::value_t::number_float:

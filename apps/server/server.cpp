@@ -9,6 +9,7 @@
 #include <random>
 #include <sstream>
 
+#include "json_text.h"
 #include "reader/drafter_interface.h"
 
 namespace reader::server {
@@ -35,9 +36,8 @@ std::string finish_reason(StopReason r) {
 const ApiError kCutByShutdown(503, "server_error",
                               "the server shut down before this answer was complete");
 
-// Output text may end inside a UTF-8 character (max_tokens cut it) or hold bytes that are
-// not UTF-8 at all: those become U+FFFD instead of making the JSON writer throw.
-std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+// Output text may end inside a UTF-8 character (max_tokens cut it): see json_text.h.
+std::string dump(const json& j) { return dump_json(j); }
 
 void send_error(httplib::Response& res, const ApiError& e) {
   res.status = e.status();
