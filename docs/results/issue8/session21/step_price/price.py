@@ -1,7 +1,7 @@
 """How far the profile's cost curve is from what READER's steps cost in a bench run.
 For each prompt: t1 = AR's decode time per token on the same prompt; READER's steps priced
 t1 * sum over steps of c(n, L) (verified_histogram[n-1] steps of n tokens, the curve at the
-prompt's length); printed per set: measured READER decode time / priced, and READER's
+prompt's length, as the policy interpolates it); printed per set: measured READER decode time / priced, and READER's
 drafted tokens per step. Usage: python3 price.py PROFILE.json RUN_DIR..."""
 import collections
 import json
@@ -9,9 +9,18 @@ import sys
 
 
 def curve_at(profile, context):
-    curves = profile['cost']
-    best = min(curves, key=lambda c: abs(c['context'] - context))
-    return dict((int(n), v) for n, v in best['curve'])
+    """c(n) at `context` as the policy takes it (CostModel::at): linear between the measured
+    contexts, the nearest one outside them."""
+    curves = sorted(profile['cost'], key=lambda c: c['context'])
+    as_dict = [dict((int(n), v) for n, v in c['curve']) for c in curves]
+    if context <= curves[0]['context']:
+        return as_dict[0]
+    if context >= curves[-1]['context']:
+        return as_dict[-1]
+    hi = next(i for i, c in enumerate(curves) if c['context'] >= context)
+    a, b = as_dict[hi - 1], as_dict[hi]
+    w = (context - curves[hi - 1]['context']) / (curves[hi]['context'] - curves[hi - 1]['context'])
+    return {n: (1 - w) * c_of(a, n) + w * c_of(b, n) for n in sorted(set(a) | set(b))}
 
 
 def c_of(curve, n):
