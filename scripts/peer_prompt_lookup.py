@@ -26,6 +26,7 @@ def main():
     ap.add_argument("--max-ngram-size", type=int, default=2)
     ap.add_argument("--num-pred-tokens", type=int, default=10)
     ap.add_argument("--no-draft", action="store_true")
+    ap.add_argument("--flash-attn", action="store_true")
     a = ap.parse_args()
     if a.max_tokens < 1:
         sys.exit("peer_prompt_lookup.py: -n must be at least 1")
@@ -66,7 +67,7 @@ def main():
         n_ubatch=512,
         n_threads=threads,
         n_threads_batch=threads,
-        flash_attn=False,
+        flash_attn=a.flash_attn,
         verbose=False,
         draft_model=None
         if a.no_draft

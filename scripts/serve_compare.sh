@@ -52,8 +52,10 @@ run_server() {  # label, round, command...
   kill -TERM "$pid"; wait "$pid" || true
 }
 
+# Flash attention as reader runs it by default (ModelOptions::flash_attn): on with AVX-512.
+FA=$(grep -qw avx512dq /proc/cpuinfo && echo on || echo off)
 READER=(build/bin/reader serve --port "$PORT" --parallel 32 --ctx 2048 --threads "$THREADS")
-LLAMA=("$LLAMA_SERVER" -m "$MODEL" --port "$PORT" -np 32 -c $((32 * 2048)) -t "$THREADS" -fa off --no-repack)
+LLAMA=("$LLAMA_SERVER" -m "$MODEL" --port "$PORT" -np 32 -c $((32 * 2048)) -t "$THREADS" -fa "$FA" --no-repack)
 SERVERS=(reader reader-ar llama-server llama-server-ngram-simple llama-server-ngram-mod)
 start() {  # label, round
   case $1 in

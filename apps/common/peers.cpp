@@ -64,8 +64,8 @@ std::string last_line(const std::string& s) {
   return last.empty() ? "no output" : last;
 }
 
-// Flags every llama.cpp peer gets: reader's run settings. -fa off and --no-repack match
-// reader's context (no flash attention, no weight repacking); -b covers the whole prompt
+// Flags every llama.cpp peer gets: reader's run settings. -fa and --no-repack match reader's
+// context (flash attention as reader runs it, no weight repacking); -b covers the whole prompt
 // (llama-speculative-simple refuses a prompt longer than a batch) while -ub 512 splits it
 // like reader's prefill.
 std::vector<std::string> common_args(const PeerEnv& env, const std::filesystem::path& prompt,
@@ -80,7 +80,7 @@ std::vector<std::string> common_args(const PeerEnv& env, const std::filesystem::
           "-c",         c,
           "-b",         c,
           "-ub",        "512",
-          "-fa",        "off",
+          "-fa",        env.flash_attn ? "on" : "off",
           "--no-repack"};
 }
 
@@ -140,6 +140,7 @@ PeerResult run_python(const PeerConfig& config, const PeerEnv& env, const std::s
       env.python.string(), env.script.string(),         "--model", env.model.string(),
       "--prompt-file",     prompt_file.string(),        "-n",      std::to_string(max_tokens),
       "--threads",         std::to_string(env.threads), "--ctx",   std::to_string(env.ctx)};
+  if (env.flash_attn) argv.push_back("--flash-attn");
   argv.insert(argv.end(), config.args.begin(), config.args.end());
   const auto out = env.work_dir / "peer-out.txt", err = env.work_dir / "peer-err.txt";
   const int rc = spawn_and_wait(argv, out, err);

@@ -37,6 +37,7 @@ struct PeerEnv {
   std::filesystem::path work_dir;      // temporary prompt and output files
   int threads = 1;                     // -t and -tb (resolved, never 0)
   int ctx = 4096;                      // -c
+  bool flash_attn = false;             // -fa on|off: reader's setting (ModelOptions::flash_attn)
 };
 
 // What one run produced, in reader's terms.

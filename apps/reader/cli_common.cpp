@@ -96,7 +96,12 @@ void ModelFlags::add_to(CLI::App& app) {
       ->check(CLI::Range(64, 1 << 20));
   app.add_option("-t,--threads", threads, "CPU threads (0: all)")->check(CLI::Range(0, 1024));
   app.add_flag("-v,--verbose", verbose, "show llama.cpp's log");
-  app.add_flag("--flash-attn", flash_attn, "llama.cpp flash attention (needed by --kv-type q8_0)");
+  auto* fa_on = app.add_flag("--flash-attn", flash_attn_on,
+                             "llama.cpp flash attention on (needed by --kv-type q8_0; the "
+                             "default where llama.cpp was built for AVX-512, README)");
+  auto* fa_off = app.add_flag("--no-flash-attn", flash_attn_off,
+                              "flash attention off: llama.cpp's matmul attention");
+  fa_on->excludes(fa_off);
   app.add_flag("--repack", repack,
                "let llama.cpp repack weights for its CPU kernels (extra buffers; README)");
   app.add_option("--kv-type", kv_type, "KV-cache type: f16, f32 or q8_0")
@@ -111,7 +116,8 @@ ModelOptions ModelFlags::options(int n_seq_max) const {
   o.n_threads = threads;
   o.n_seq_max = n_seq_max;
   o.verbose = verbose;
-  o.flash_attn = flash_attn;
+  if (flash_attn_on) o.flash_attn = true;
+  if (flash_attn_off) o.flash_attn = false;
   o.kv_type = kv_type;
   o.extra_buffers = repack;
   return o;

@@ -42,7 +42,8 @@ struct ModelFlags {
   int ctx = 4096;
   int threads = 0;
   bool verbose = false;
-  bool flash_attn = false;
+  bool flash_attn_on = false;   // --flash-attn
+  bool flash_attn_off = false;  // --no-flash-attn (neither: flash_attn_by_default())
   std::string kv_type = "f16";
   bool repack = false;  // llama.cpp's extra (repacked) weight buffers
   void add_to(CLI::App& app);

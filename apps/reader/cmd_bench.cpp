@@ -123,7 +123,7 @@ void run_cost_curve(const BenchFlags& f) {
   write_file(std::filesystem::path(f.out) / "cost_curve.json",
              json{{"model", model->description()},
                   {"prefix", prefix},
-                  {"flash_attn", f.model.flash_attn},
+                  {"flash_attn", model->options().flash_attn},
                   {"kv_type", f.model.kv_type},
                   {"rows", rows},
                   {"kernel_agreement", agreement}}

@@ -32,6 +32,13 @@ class ModelError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Whether flash attention is on by default: where llama.cpp was built for AVX-512, our patch
+// (scripts/patches/llama.cpp-fattn-avx512.patch) serves F16 KV caches with a kernel that
+// computes each query row the same way in any batch, so verified drafts stay bitwise, and that
+// is faster than the matmul path for one token and more so for several (README, "Tree
+// sizes"). Elsewhere llama.cpp's own flash attention is neither exact nor faster here: off.
+bool flash_attn_by_default();
+
 struct ModelOptions {
   std::filesystem::path path;  // GGUF file
   int n_ctx = 4096;            // KV-cache cells per sequence (n_ctx() reports it)
@@ -40,12 +47,12 @@ struct ModelOptions {
   // it ran alone, so batched outputs equal solo ones bit for bit (engine.h); drafts are
   // then chains, and n_seq_max streams are allocated.
   bool kv_unified = true;
-  int n_batch = 512;        // most tokens one decode() may carry
-  int n_seq_max = 64;       // sequence ids available (tree branches x sequences), <= 256
-  int n_threads = 0;        // 0: all hardware threads
-  bool flash_attn = false;  // measured slower on this CPU for small batches (README)
-  // KV-cache element type: "f16" (llama.cpp's default) or "q8_0". q8_0 with flash_attn
-  // keeps llama.cpp's CPU attention on one per-row kernel for every batch size (README).
+  int n_batch = 512;   // most tokens one decode() may carry
+  int n_seq_max = 64;  // sequence ids available (tree branches x sequences), <= 256
+  int n_threads = 0;   // 0: all hardware threads
+  bool flash_attn = flash_attn_by_default();  // llama.cpp flash attention
+  // KV-cache element type: "f16" (llama.cpp's default), "f32" or "q8_0" (needs flash_attn,
+  // and runs llama.cpp's own flash-attention kernel, not the patched one).
   std::string kv_type = "f16";
   // llama.cpp's "extra" weight buffers: CPU repacking and Intel AMX. Off by default: on
   // this machine the AMX matmul crashes (SIGSEGV in ggml_backend_amx_mul_mat), and

@@ -32,10 +32,11 @@ class ProfileError : public std::runtime_error {
 };
 
 struct Profile {
-  std::string model;                       // Model::description() of the tuned model
-  std::uint64_t tokenizer = 0;             // its tokenizer fingerprint: a foreign model is refused
-  std::string machine;                     // machine_key() where the cost was measured
-  int threads = 0;                         // threads the cost was measured with
+  std::string model;            // Model::description() of the tuned model
+  std::uint64_t tokenizer = 0;  // its tokenizer fingerprint: a foreign model is refused
+  std::string machine;          // machine_key() where the cost was measured, with the attention
+                                // settings it ran (flash attention, KV type)
+  int threads = 0;              // threads the cost was measured with
   CostModel cost = fallback_cost_model();  // c(n, L) on that machine
   std::string cost_method;                 // how c(n) was estimated: kCostMethod, else stale
   AcceptanceCounts acceptance;             // calibration counts per node kind, greedy

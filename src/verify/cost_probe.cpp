@@ -29,6 +29,15 @@ double median_ratio(const std::vector<double>& times, const std::vector<double>&
   return median(std::move(ratios));
 }
 
+// The machine and the attention the model runs with: flash attention and the KV-cache type
+// change what a decode of n tokens costs, so a cost measured with other settings is not this
+// run's.
+std::string cost_machine(const Model& model) {
+  const ModelOptions& o = model.options();
+  return machine_key() + (o.flash_attn ? " / flash attention" : "") +
+         (o.kv_type != "f16" ? " / KV " + o.kv_type : "");
+}
+
 std::filesystem::path cost_cache_path(const Model& model) {
   std::filesystem::path dir;
   if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
@@ -38,9 +47,9 @@ std::filesystem::path cost_cache_path(const Model& model) {
   else
     dir = std::filesystem::temp_directory_path();
   const std::string key = model.description() + "|" +
-                          std::to_string(model.tokenizer_fingerprint()) + "|" + machine_key() +
-                          "|" + std::to_string(effective_threads(model)) + "|" +
-                          kCostMethod;  // entries made another way are measured again
+                          std::to_string(model.tokenizer_fingerprint()) + "|" +
+                          cost_machine(model) + "|" + std::to_string(effective_threads(model)) +
+                          "|" + kCostMethod;  // entries made another way are measured again
   const auto h = std::hash<std::string>{}(key);
   char name[64];
   std::snprintf(name, sizeof name, "cost-%016zx.json", h);
@@ -259,13 +268,13 @@ void measure_batch_cost(Model& model, const BatchProbe& probe, CostModel& cost,
 void stamp_cost_for(Profile& profile, const Model& model) {
   profile.model = model.description();
   profile.tokenizer = model.tokenizer_fingerprint();
-  profile.machine = machine_key();
+  profile.machine = cost_machine(model);
   profile.threads = effective_threads(model);
   profile.cost_method = kCostMethod;
 }
 
 bool cost_is_current(const Profile& profile, const Model& model) {
-  return profile.model == model.description() && profile.machine == machine_key() &&
+  return profile.model == model.description() && profile.machine == cost_machine(model) &&
          profile.threads == effective_threads(model) && profile.cost_method == kCostMethod;
 }
 

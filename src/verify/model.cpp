@@ -79,6 +79,20 @@ ggml_type kv_cache_type(const std::string& name) {
 
 }  // namespace
 
+bool flash_attn_by_default() {
+  static const bool on = [] {
+#if defined(__x86_64__) || defined(__i386__)
+    // ggml lists "AVX512 = 1" when it was compiled for AVX-512F, as the patch's kernel needs
+    // (with AVX-512DQ, which every AVX-512 CPU since Skylake has).
+    const std::string info = llama_print_system_info();
+    return info.find("AVX512 = 1") != std::string::npos && __builtin_cpu_supports("avx512dq");
+#else
+    return false;
+#endif
+  }();
+  return on;
+}
+
 // Reused llama_batch storage, sized for n_batch tokens x n_seq_max ids each.
 struct Model::BatchBuffer {
   llama_batch batch{};
