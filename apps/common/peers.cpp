@@ -14,6 +14,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "reader/model.h"
+
 extern char** environ;
 
 namespace reader {
@@ -248,6 +250,7 @@ PeerEnv default_peer_env() {
   env.bin_dir = dir && *dir ? std::filesystem::path(dir) : root / "build" / "peers";
   env.python = root / ".venv" / "bin" / "python";
   env.script = root / "scripts" / "peer_prompt_lookup.py";
+  env.flash_attn = flash_attn_by_default();  // as reader's models run unless told otherwise
   return env;
 }
 

@@ -82,10 +82,14 @@ TEST(BadInputNoModel, FlagsThatExcludeEachOther) {
   expect_usage_error("repetition --set rag --data x.jsonl", "--set excludes --data");
   expect_usage_error("repetition --set rag --prompt-field q", "--set excludes --prompt-field");
   expect_usage_error("datastore build --lines --field text -i x.txt", "--field excludes --lines");
+  expect_usage_error("generate --prompt hi --flash-attn --no-flash-attn",
+                     "--flash-attn excludes --no-flash-attn");
 }
 
 TEST(BadInputNoModel, QuantizedKvCacheWithoutFlashAttention) {
-  expect_clean_error(run_cli("generate --prompt hi --kv-type q8_0"), "needs flash attention");
+  // Flash attention is on by default with AVX-512: turn it off to reach the check everywhere.
+  expect_clean_error(run_cli("generate --prompt hi --kv-type q8_0 --no-flash-attn"),
+                     "needs flash attention");
 }
 
 TEST(BadInputNoModel, QuantizeBadInputOrOutput) {
