@@ -52,9 +52,11 @@ run_server() {  # label, round, command...
   kill -TERM "$pid"; wait "$pid" || true
 }
 
-# Flash attention as reader runs it by default (ModelOptions::flash_attn): on with AVX-512.
+# One attention setting for both servers, given to each explicitly: on with AVX-512, where
+# reader turns it on by default (ModelOptions::flash_attn).
 FA=$(grep -qw avx512dq /proc/cpuinfo && echo on || echo off)
-READER=(build/bin/reader serve --port "$PORT" --parallel 32 --ctx 2048 --threads "$THREADS")
+READER=(build/bin/reader serve --port "$PORT" --parallel 32 --ctx 2048 --threads "$THREADS"
+        "$([ "$FA" = on ] && echo --flash-attn || echo --no-flash-attn)")
 LLAMA=("$LLAMA_SERVER" -m "$MODEL" --port "$PORT" -np 32 -c $((32 * 2048)) -t "$THREADS" -fa "$FA" --no-repack)
 SERVERS=(reader reader-ar llama-server llama-server-ngram-simple llama-server-ngram-mod)
 start() {  # label, round
