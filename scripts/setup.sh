@@ -49,11 +49,11 @@ fi
 step "llama.cpp (llama-cpp-python $LLAMA_CPP_PYTHON_VERSION) in .venv"
 VENV="$ROOT/.venv"
 [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
-# llama.cpp is compiled from the pinned sdist with one patch of ours
-# (scripts/patches/*.patch): llamafile's sgemm serves one-token decodes too, so a chain
-# verified in one batch gives bitwise the logits of one-token decodes (README,
-# "Losslessness and rounding"). The wheel is cached per (sdist, patches, flags): a fresh
-# clone or venv reuses it instead of compiling again.
+# llama.cpp is compiled from the pinned sdist with our patches (scripts/patches/*.patch,
+# each says why at its top): kernels that compute every token the same way in any batch, so
+# verification is bitwise (README, "Losslessness and rounding"), and a cache of compute
+# graphs for verification's changing batch sizes (README, "Graph cache"). The wheel is cached
+# per (sdist, patches, flags): a fresh clone or venv reuses it instead of compiling again.
 LLAMA_CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=ON}"
 PATCHES=(scripts/patches/*.patch)
 # GGML_NATIVE tunes the kernels to this CPU, so the CPU (model name and feature flags) is

@@ -104,6 +104,11 @@ void ModelFlags::add_to(CLI::App& app) {
   fa_on->excludes(fa_off);
   app.add_flag("--repack", repack,
                "let llama.cpp repack weights for its CPU kernels (extra buffers; README)");
+  app.add_option("--graph-cache", graph_cache,
+                 "compute graphs of other batch sizes llama.cpp keeps ready (0: rebuild at "
+                 "every change of size, as upstream; README, \"Graph cache\")")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 64));
   app.add_option("--kv-type", kv_type, "KV-cache type: f16, f32 or q8_0")
       ->capture_default_str()
       ->check(CLI::IsMember({"f16", "f32", "q8_0"}));
@@ -120,6 +125,7 @@ ModelOptions ModelFlags::options(int n_seq_max) const {
   if (flash_attn_off) o.flash_attn = false;
   o.kv_type = kv_type;
   o.extra_buffers = repack;
+  o.graph_cache = graph_cache;
   return o;
 }
 

@@ -45,7 +45,8 @@ struct ModelFlags {
   bool flash_attn_on = false;   // --flash-attn
   bool flash_attn_off = false;  // --no-flash-attn (neither: flash_attn_by_default())
   std::string kv_type = "f16";
-  bool repack = false;  // llama.cpp's extra (repacked) weight buffers
+  bool repack = false;                           // llama.cpp's extra (repacked) weight buffers
+  int graph_cache = ModelOptions{}.graph_cache;  // --graph-cache
   void add_to(CLI::App& app);
   ModelOptions options(int n_seq_max = 1) const;
 };

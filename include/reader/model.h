@@ -58,6 +58,11 @@ struct ModelOptions {
   // this machine the AMX matmul crashes (SIGSEGV in ggml_backend_amx_mul_mat), and
   // off makes batched and single-token kernels agree more often (README).
   bool extra_buffers = false;
+  // Compute graphs of other batch sizes llama.cpp keeps ready (our patch
+  // scripts/patches/llama.cpp-graph-cache.patch): verification changes the batch size at
+  // most steps, and rebuilding a graph costs about a tenth of a one-token decode here
+  // (README, "Graph cache"). 0: rebuild on every change of size, as upstream.
+  int graph_cache = 8;
   bool verbose = false;     // let llama.cpp log to stderr
   bool vocab_only = false;  // tokenizer only: no weights, no context (decode throws)
 };

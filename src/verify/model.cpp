@@ -17,6 +17,11 @@
 namespace reader {
 namespace {
 
+// Batches above this many tokens are not kept in the graph cache: prefill chunks and large
+// batched verifications cost 10 ms or more, where a rebuild (~0.4 ms) matters little, and
+// each kept graph holds a compute buffer for its logits (a 262k vocabulary: 1 MiB a token).
+constexpr int kGraphCacheMaxTokens = 32;
+
 // llama.cpp has one process-wide log callback. We keep it quiet unless a live Model asked
 // for its log (verbose), and remember the last error line per thread, so a load that fails
 // on one thread is explained by its own error, not by another thread's.
@@ -154,6 +159,9 @@ std::unique_ptr<Model> Model::load(const ModelOptions& options) {
     throw ModelError("failed to create a context for " + options.path.string() +
                      last_llama_error());
   }
+#if READER_HAVE_GRAPH_CACHE
+  llama_set_graph_cache(m->ctx_, options.graph_cache, kGraphCacheMaxTokens);
+#endif
   m->n_ctx_ = static_cast<int>(llama_n_ctx_seq(m->ctx_));
   // llama.cpp caps a decode at the context size asked for, before it rounds the context up
   // (to 256 cells): a short --ctx decodes at most that many tokens at once, so report what

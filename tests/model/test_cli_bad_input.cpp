@@ -86,6 +86,11 @@ TEST(BadInputNoModel, FlagsThatExcludeEachOther) {
                      "--flash-attn excludes --no-flash-attn");
 }
 
+TEST(BadInputNoModel, GraphCacheOutOfRange) {
+  expect_usage_error("generate --prompt hi --graph-cache -1", "--graph-cache");
+  expect_usage_error("generate --prompt hi --graph-cache 65", "--graph-cache");
+}
+
 TEST(BadInputNoModel, QuantizedKvCacheWithoutFlashAttention) {
   // Flash attention is on by default with AVX-512: turn it off to reach the check everywhere.
   expect_clean_error(run_cli("generate --prompt hi --kv-type q8_0 --no-flash-attn"),
