@@ -90,6 +90,9 @@ double timed_chain(Model& model, const Tokens& tokens, int context, int n) {
 // rotation below always put one token right after the largest size, and every c(n) read
 // 12-18% low against AR: c(2) = 1.00 to 1.04 where generation paid 1.05-1.13 (README, "Tree
 // sizes", session 19).
+// The graph cache (ModelOptions::graph_cache) does not change this: the probe's sizes
+// outnumber its slots and come round in turn, so each n >= 2 still builds its graph, where
+// generation, which repeats a few sizes, mostly finds them kept (README, session 23).
 void time_context(Model& model, const Tokens& tokens, int context, const CostProbe& probe,
                   std::vector<std::vector<double>>& ms, const std::function<void()>& tick) {
   model.kv_clear();
