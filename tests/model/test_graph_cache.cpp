@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "llama.h"
 #include "model_fixture.h"
 
 namespace reader::test {
@@ -65,6 +66,61 @@ TEST_P(GraphCache, LogitsEqualRebuildingEveryGraph) {
   ASSERT_EQ(want.size(), got.size());
   for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(want[i], got[i]) << "row " << i << ": differs";
 }
+
+#if READER_HAVE_GRAPH_CACHE
+// llama.cpp's backend samplers keep the input tensors of the graph they were built with, so a
+// swapped-in graph would sample with stale inputs (the patch leaves the cache off for them).
+// Through the C API directly: reader itself samples on the CPU.
+std::vector<llama_token> backend_sampled(const std::string& path, int graph_cache) {
+  llama_model_params mp = llama_model_default_params();
+  llama_model* model = llama_model_load_from_file(path.c_str(), mp);
+  if (model == nullptr) return {};
+  llama_sampler* chain = llama_sampler_chain_init(llama_sampler_chain_default_params());
+  llama_sampler_chain_add(chain, llama_sampler_init_temp(3.0f));
+  llama_sampler_chain_add(chain, llama_sampler_init_dist(1234));
+  llama_sampler_seq_config config = {0, chain};
+  llama_context_params cp = llama_context_default_params();
+  cp.n_ctx = 512;
+  cp.n_batch = cp.n_ubatch = 64;
+  cp.n_seq_max = 1;
+  cp.n_outputs_max_per_seq = 4;
+  cp.samplers = &config;
+  cp.n_samplers = 1;
+  llama_context* ctx = llama_init_from_model(model, cp);
+  std::vector<llama_token> out;
+  if (ctx != nullptr) {
+    llama_set_graph_cache(ctx, graph_cache, 32);
+    llama_batch b = llama_batch_init(8, 0, 1);
+    for (int step = 0; step < 24; ++step) {
+      const int k = step % 2 == 0 ? 1 : 3;  // alternating shapes: a cache would swap every step
+      b.n_tokens = k;
+      for (int j = 0; j < k; ++j) {
+        b.token[j] = 100 + step + j;
+        b.pos[j] = j;
+        b.n_seq_id[j] = 1;
+        b.seq_id[j][0] = 0;
+        b.logits[j] = 1;
+      }
+      if (llama_decode(ctx, b) != 0) break;
+      for (int j = 0; j < k; ++j) out.push_back(llama_get_sampled_token_ith(ctx, j));
+      llama_sampler_accept(chain, out[out.size() - static_cast<size_t>(k)]);  // advances the draws
+      llama_memory_seq_rm(llama_get_memory(ctx), 0, 0, -1);
+    }
+    llama_batch_free(b);
+    llama_free(ctx);
+  }
+  llama_sampler_free(chain);
+  llama_model_free(model);
+  return out;
+}
+
+TEST_P(GraphCache, BackendSamplerUnaffected) {
+  const std::string path = test_model_path(GetParam()).string();
+  const auto want = backend_sampled(path, 0);
+  ASSERT_EQ(want.size(), 48u);
+  EXPECT_EQ(want, backend_sampled(path, 4));
+}
+#endif
 
 INSTANTIATE_TEST_SUITE_P(Models, GraphCache, ::testing::ValuesIn(test_model_names()));
 
