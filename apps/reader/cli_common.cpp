@@ -240,6 +240,7 @@ nlohmann::json generation_to_json(const GenerationResult& r) {
           {"mean_accepted", s.mean_accepted()},
           {"accepted_histogram", s.accepted_histogram},
           {"verified_histogram", s.verified_histogram},
+          {"verify_ms_by_size", s.verify_ms_by_size},
           {"accepted_by_source", by_source},
           {"drafted_tokens", s.drafted_tokens},
           {"drafted_by_source", drafted_by_source},

@@ -37,17 +37,18 @@ enum class DraftSource : std::uint8_t {
 std::string_view to_string(DraftSource source);
 
 struct GenerationStats {
-  int prompt_tokens = 0;                // after tokenization (and chat template)
-  int generated_tokens = 0;             // tokens in the output
-  double prefill_ms = 0;                // prompt evaluation
-  double decode_ms = 0;                 // everything after prefill
-  int steps = 0;                        // forward passes after prefill
-  double draft_ms = 0;                  // building draft trees (speculative only)
-  double verify_ms = 0;                 // llama_decode of the trees
-  double bookkeeping_ms = 0;            // acceptance, KV commit, trie updates
-  int drafted_tokens = 0;               // draft-tree nodes sent to verification
-  std::vector<int> accepted_histogram;  // [k] = steps that committed k tokens (incl. bonus)
-  std::vector<int> verified_histogram;  // [n] = steps that verified n tokens (incl. the root)
+  int prompt_tokens = 0;                  // after tokenization (and chat template)
+  int generated_tokens = 0;               // tokens in the output
+  double prefill_ms = 0;                  // prompt evaluation
+  double decode_ms = 0;                   // everything after prefill
+  int steps = 0;                          // forward passes after prefill
+  double draft_ms = 0;                    // building draft trees (speculative only)
+  double verify_ms = 0;                   // llama_decode of the trees
+  double bookkeeping_ms = 0;              // acceptance, KV commit, trie updates
+  int drafted_tokens = 0;                 // draft-tree nodes sent to verification
+  std::vector<int> accepted_histogram;    // [k] = steps that committed k tokens (incl. bonus)
+  std::vector<int> verified_histogram;    // [n] = steps that verified n tokens (incl. the root)
+  std::vector<double> verify_ms_by_size;  // [n] = verify_ms of those steps (whole pass if batched)
   std::array<int, static_cast<int>(DraftSource::kCount)> accepted_by_source{};  // tokens
   std::array<int, static_cast<int>(DraftSource::kCount)> drafted_by_source{};   // nodes verified
   double tokens_per_second() const {

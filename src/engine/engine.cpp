@@ -401,6 +401,9 @@ bool Engine::step() {
     st.verify_ms += verify_ms;
     count_in(st.accepted_histogram, committed);
     count_in(st.verified_histogram, tree.size());
+    if (std::ssize(st.verify_ms_by_size) <= tree.size())
+      st.verify_ms_by_size.resize(static_cast<size_t>(tree.size()) + 1, 0.0);
+    st.verify_ms_by_size[static_cast<size_t>(tree.size())] += verify_ms;
     // Committed token k is accepted draft node k+1, or the model's own (bonus) token.
     for (int k = 0; k < committed; ++k) {
       const size_t node = static_cast<size_t>(k) + 1;
