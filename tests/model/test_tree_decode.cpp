@@ -105,6 +105,46 @@ TEST_P(TreeDecode, EveryNodeMatchesItsBranchDecodedAlone) {
   }
 }
 
+// A chain longer than the Q8_0 kernel's 8 or 16 columns per tile (and one spilling into a
+// second tile) gives every row as the one-token decodes of the same tokens do
+// (scripts/patches/llama.cpp-sgemm-q8-avx512.patch: each output is computed by the same steps
+// whatever the number of tokens).
+TEST_P(TreeDecode, LongChainsMatchOneTokenDecodes) {
+  Model& m = shared_model(GetParam());
+  const Tokens prompt = m.tokenize("Copy this: the quick brown fox jumps over the lazy dog", true);
+  const Tokens text = m.tokenize(
+      " and the quick brown fox jumps over the lazy dog again, twice, while the dog sleeps on "
+      "and on in the afternoon sun",
+      false);
+  const int n = static_cast<int>(prompt.size());
+  const int seq0[] = {0};
+  const bool exact =
+      m.options().flash_attn && m.options().kv_type == "f16" && flash_attn_by_default();
+  for (int len : {9, 12, 16, 20}) {
+    ASSERT_GE(std::ssize(text), len);
+    m.kv_clear();
+    prefill(m, prompt, 0);
+    std::vector<BatchToken> chain;
+    for (int i = 0; i < len; ++i)
+      chain.push_back({text[static_cast<size_t>(i)], n + i, seq0, true});
+    m.decode(chain);
+    std::vector<std::vector<float>> rows;
+    for (int i = 0; i < len; ++i) rows.emplace_back(m.logits(i), m.logits(i) + m.n_vocab());
+    m.kv_seq_rm(0, n, -1);
+    for (int i = 0; i < len; ++i) {
+      const BatchToken one{text[static_cast<size_t>(i)], n + i, seq0, true};
+      m.decode({&one, 1});
+      const std::vector<float> ref(m.logits(0), m.logits(0) + m.n_vocab());
+      if (exact) {
+        EXPECT_EQ(ref, rows[static_cast<size_t>(i)]) << "chain of " << len << ", row " << i;
+      } else if (argmax(ref.data(), m.n_vocab()) !=
+                 argmax(rows[static_cast<size_t>(i)].data(), m.n_vocab())) {
+        EXPECT_LT(top2_gap(ref.data(), m.n_vocab()), kLogitTieEpsilon) << "chain of " << len;
+      }
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Models, TreeDecode, ::testing::ValuesIn(test_model_names()));
 
 }  // namespace
