@@ -26,10 +26,11 @@ size_t common_prefix(TokenSpan a, TokenSpan b) {
   while (i < n && a[i] == b[i]) ++i;
   return i;
 }
-// One more step in bin `k` of a histogram that grows as needed.
-void count_in(std::vector<int>& histogram, int k) {
+// Adds `amount` (one more step, by default) to bin `k` of a histogram that grows as needed.
+template <class T>
+void count_in(std::vector<T>& histogram, int k, T amount = T{1}) {
   if (std::ssize(histogram) <= k) histogram.resize(static_cast<size_t>(k) + 1);
-  histogram[static_cast<size_t>(k)]++;
+  histogram[static_cast<size_t>(k)] += amount;
 }
 }  // namespace
 
@@ -401,9 +402,7 @@ bool Engine::step() {
     st.verify_ms += verify_ms;
     count_in(st.accepted_histogram, committed);
     count_in(st.verified_histogram, tree.size());
-    if (std::ssize(st.verify_ms_by_size) <= tree.size())
-      st.verify_ms_by_size.resize(static_cast<size_t>(tree.size()) + 1, 0.0);
-    st.verify_ms_by_size[static_cast<size_t>(tree.size())] += verify_ms;
+    count_in(st.verify_ms_by_size, tree.size(), verify_ms);
     // Committed token k is accepted draft node k+1, or the model's own (bonus) token.
     for (int k = 0; k < committed; ++k) {
       const size_t node = static_cast<size_t>(k) + 1;

@@ -71,10 +71,7 @@ TEST_P(GraphCache, LogitsEqualRebuildingEveryGraph) {
 // llama.cpp's backend samplers keep the input tensors of the graph they were built with, so a
 // swapped-in graph would sample with stale inputs (the patch leaves the cache off for them).
 // Through the C API directly: reader itself samples on the CPU.
-std::vector<llama_token> backend_sampled(const std::string& path, int graph_cache) {
-  llama_model_params mp = llama_model_default_params();
-  llama_model* model = llama_model_load_from_file(path.c_str(), mp);
-  if (model == nullptr) return {};
+std::vector<llama_token> backend_sampled(llama_model* model, int graph_cache) {
   llama_sampler* chain = llama_sampler_chain_init(llama_sampler_chain_default_params());
   llama_sampler_chain_add(chain, llama_sampler_init_temp(3.0f));
   llama_sampler_chain_add(chain, llama_sampler_init_dist(1234));
@@ -110,15 +107,18 @@ std::vector<llama_token> backend_sampled(const std::string& path, int graph_cach
     llama_free(ctx);
   }
   llama_sampler_free(chain);
-  llama_model_free(model);
   return out;
 }
 
 TEST_P(GraphCache, BackendSamplerUnaffected) {
   const std::string path = test_model_path(GetParam()).string();
-  const auto want = backend_sampled(path, 0);
+  llama_model* model = llama_model_load_from_file(path.c_str(), llama_model_default_params());
+  ASSERT_NE(model, nullptr);
+  const auto want = backend_sampled(model, 0);
+  const auto got = backend_sampled(model, 4);
+  llama_model_free(model);
   ASSERT_EQ(want.size(), 48u);
-  EXPECT_EQ(want, backend_sampled(path, 4));
+  EXPECT_EQ(want, got);
 }
 #endif
 

@@ -23,6 +23,14 @@ std::vector<float> reference_logits(Model& m, const Tokens& prompt, const Tokens
   return {row, row + m.n_vocab()};
 }
 
+// The patched flash-attention kernel computes each query row the same way in any batch, and
+// masked cells only add exact zeros; the Q8_0 kernel computes each output by the same steps
+// whatever the number of tokens. Where both run, a node or chain row is bitwise its branch
+// decoded alone (scripts/patches/; llama.cpp's own kernels are not).
+bool rows_are_bitwise(const Model& m) {
+  return m.options().flash_attn && m.options().kv_type == "f16" && flash_attn_by_default();
+}
+
 TEST_P(TreeDecode, EveryNodeMatchesItsBranchDecodedAlone) {
   Model& m = shared_model(GetParam());
   const Tokens prompt = m.tokenize("The capital of France is Paris. The capital of Italy is", true);
@@ -77,11 +85,7 @@ TEST_P(TreeDecode, EveryNodeMatchesItsBranchDecodedAlone) {
   const float* cont = m.logits(0);
   std::vector<float> cont_row(cont, cont + m.n_vocab());
 
-  // The patched flash-attention kernel computes each query row the same way in any batch, and
-  // masked cells only add exact zeros: every node is then bitwise its branch decoded alone
-  // (scripts/patches/llama.cpp-fattn-avx512.patch; llama.cpp's own kernels are not).
-  const bool exact =
-      m.options().flash_attn && m.options().kv_type == "f16" && flash_attn_by_default();
+  const bool exact = rows_are_bitwise(m);
   for (size_t i = 0; i < nodes.size(); ++i) {
     const auto ref = reference_logits(m, prompt, nodes[i].path);
     if (exact) {
@@ -118,8 +122,7 @@ TEST_P(TreeDecode, LongChainsMatchOneTokenDecodes) {
       false);
   const int n = static_cast<int>(prompt.size());
   const int seq0[] = {0};
-  const bool exact =
-      m.options().flash_attn && m.options().kv_type == "f16" && flash_attn_by_default();
+  const bool exact = rows_are_bitwise(m);
   for (int len : {9, 12, 16, 20}) {
     ASSERT_GE(std::ssize(text), len);
     m.kv_clear();

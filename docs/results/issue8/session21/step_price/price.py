@@ -34,27 +34,32 @@ def c_of(curve, n):
     return curve[b] + (curve[b] - curve[a]) * (n - b) / (b - a)
 
 
-profile = json.load(open(sys.argv[1]))
-for d in sys.argv[2:]:
-    runs = json.load(open(d + '/bench.json'))['runs']
-    ar = {(r['set'], r['id']): r for r in runs if r['method'] == 'ar'}
-    meas = collections.defaultdict(float)
-    priced = collections.defaultdict(float)
-    drafted = collections.defaultdict(float)
-    steps = collections.defaultdict(float)
-    for r in runs:
-        if r['method'] != 'reader':
-            continue
-        a = ar[(r['set'], r['id'])]
-        t1 = a['decode_ms'] / max(1, a['generated_tokens'])
-        curve = curve_at(profile, r['prompt_tokens'])
-        p = sum(cnt * c_of(curve, n + 1) for n, cnt in enumerate(r['verified_histogram']))
-        meas[r['set']] += r['decode_ms']
-        priced[r['set']] += t1 * p
-        drafted[r['set']] += sum(cnt * n for n, cnt in enumerate(r['verified_histogram']))
-        steps[r['set']] += r['steps']
-    print(d)
-    for s in sorted(meas):
-        print(f'  {s:14s} measured/priced {meas[s] / priced[s]:.3f}  drafted/step {drafted[s] / steps[s]:.2f}')
-    tm, tp = sum(meas.values()), sum(priced.values())
-    print(f'  {"all":14s} measured/priced {tm / tp:.3f}')
+def main():
+    profile = json.load(open(sys.argv[1]))
+    for d in sys.argv[2:]:
+        runs = json.load(open(d + '/bench.json'))['runs']
+        ar = {(r['set'], r['id']): r for r in runs if r['method'] == 'ar'}
+        meas = collections.defaultdict(float)
+        priced = collections.defaultdict(float)
+        drafted = collections.defaultdict(float)
+        steps = collections.defaultdict(float)
+        for r in runs:
+            if r['method'] != 'reader':
+                continue
+            a = ar[(r['set'], r['id'])]
+            t1 = a['decode_ms'] / max(1, a['generated_tokens'])
+            curve = curve_at(profile, r['prompt_tokens'])
+            p = sum(cnt * c_of(curve, n + 1) for n, cnt in enumerate(r['verified_histogram']))
+            meas[r['set']] += r['decode_ms']
+            priced[r['set']] += t1 * p
+            drafted[r['set']] += sum(cnt * n for n, cnt in enumerate(r['verified_histogram']))
+            steps[r['set']] += r['steps']
+        print(d)
+        for s in sorted(meas):
+            print(f'  {s:14s} measured/priced {meas[s] / priced[s]:.3f}  drafted/step {drafted[s] / steps[s]:.2f}')
+        tm, tp = sum(meas.values()), sum(priced.values())
+        print(f'  {"all":14s} measured/priced {tm / tp:.3f}')
+
+
+if __name__ == '__main__':
+    main()

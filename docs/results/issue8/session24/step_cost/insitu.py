@@ -8,31 +8,14 @@ the runs that had both sizes, beside the profile's curve at the runs' median con
 usage: insitu.py PROFILE.json RUN_DIR... [--method reader]
 """
 import json
+import os
 import statistics
 import sys
 from collections import defaultdict
 
-
-def curve_at(profile, context):
-    curves = sorted(profile["cost"], key=lambda c: c["context"])
-    def value(curve, n):
-        pts = dict((int(a), b) for a, b in curve["curve"])
-        if n in pts:
-            return pts[n]
-        xs = sorted(pts)
-        lo = max(x for x in xs if x <= n) if any(x <= n for x in xs) else xs[0]
-        hi = min(x for x in xs if x >= n) if any(x >= n for x in xs) else xs[-1]
-        if lo == hi:
-            return pts[lo] * n / lo
-        return pts[lo] + (pts[hi] - pts[lo]) * (n - lo) / (hi - lo)
-    if context <= curves[0]["context"]:
-        return lambda n: value(curves[0], n)
-    if context >= curves[-1]["context"]:
-        return lambda n: value(curves[-1], n)
-    for a, b in zip(curves, curves[1:]):
-        if a["context"] <= context <= b["context"]:
-            w = (context - a["context"]) / (b["context"] - a["context"])
-            return lambda n: (1 - w) * value(a, n) + w * value(b, n)
+# The policy's interpolation of the tuned curve, as session 21's step pricing reads it.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../session21/step_price"))
+from price import c_of, curve_at  # noqa: E402
 
 
 def main():
@@ -62,7 +45,7 @@ def main():
                     steps[n] += hist[n]
     print(f"{'n':>3} {'runs':>5} {'steps':>6} {'in-situ c(n)':>13} {'curve c(n)':>11} {'ratio':>6}")
     for n in sorted(ratios):
-        c = curve_at(profile, statistics.median(contexts[n]))(n)
+        c = c_of(curve_at(profile, statistics.median(contexts[n])), n)
         m = statistics.median(ratios[n])
         print(f"{n:>3} {len(ratios[n]):>5} {steps[n]:>6} {m:>13.3f} {c:>11.3f} {m / c:>6.3f}")
 
