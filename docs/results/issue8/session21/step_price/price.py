@@ -1,8 +1,11 @@
 """How far the profile's cost curve is from what READER's steps cost in a bench run.
 For each prompt: t1 = AR's decode time per token on the same prompt; READER's steps priced
-t1 * sum over steps of c(n, L) (verified_histogram[n-1] steps of n tokens, the curve at the
-prompt's length, as the policy interpolates it); printed per set: measured READER decode time / priced, and READER's
-drafted tokens per step. Usage: python3 price.py PROFILE.json RUN_DIR..."""
+t1 * sum over steps of c(n, L) (verified_histogram[n] steps of n tokens, root included; the
+curve at the prompt's length, as the policy interpolates it); printed per set: measured READER
+decode time / priced, and READER's verified tokens per step (root included).
+Until session 24 this read verified_histogram[n] as steps of n + 1 tokens: it priced each step
+one token too dear, so the ratios it printed in sessions 21-23 are too low, and its
+"drafted/step" counted the root. Usage: python3 price.py PROFILE.json RUN_DIR..."""
 import collections
 import json
 import sys
@@ -41,7 +44,7 @@ def main():
         ar = {(r['set'], r['id']): r for r in runs if r['method'] == 'ar'}
         meas = collections.defaultdict(float)
         priced = collections.defaultdict(float)
-        drafted = collections.defaultdict(float)
+        verified = collections.defaultdict(float)
         steps = collections.defaultdict(float)
         for r in runs:
             if r['method'] != 'reader':
@@ -49,14 +52,14 @@ def main():
             a = ar[(r['set'], r['id'])]
             t1 = a['decode_ms'] / max(1, a['generated_tokens'])
             curve = curve_at(profile, r['prompt_tokens'])
-            p = sum(cnt * c_of(curve, n + 1) for n, cnt in enumerate(r['verified_histogram']))
+            p = sum(cnt * c_of(curve, n) for n, cnt in enumerate(r['verified_histogram']) if n > 0)
             meas[r['set']] += r['decode_ms']
             priced[r['set']] += t1 * p
-            drafted[r['set']] += sum(cnt * n for n, cnt in enumerate(r['verified_histogram']))
+            verified[r['set']] += sum(cnt * n for n, cnt in enumerate(r['verified_histogram']))
             steps[r['set']] += r['steps']
         print(d)
         for s in sorted(meas):
-            print(f'  {s:14s} measured/priced {meas[s] / priced[s]:.3f}  drafted/step {drafted[s] / steps[s]:.2f}')
+            print(f'  {s:14s} measured/priced {meas[s] / priced[s]:.3f}  verified/step {verified[s] / steps[s]:.2f}')
         tm, tp = sum(meas.values()), sum(priced.values())
         print(f'  {"all":14s} measured/priced {tm / tp:.3f}')
 
