@@ -27,6 +27,7 @@ def main():
     ap.add_argument("--num-pred-tokens", type=int, default=10)
     ap.add_argument("--no-draft", action="store_true")
     ap.add_argument("--flash-attn", action="store_true")
+    ap.add_argument("--gpu-layers", type=int, default=0)
     a = ap.parse_args()
     if a.max_tokens < 1:
         sys.exit("peer_prompt_lookup.py: -n must be at least 1")
@@ -68,6 +69,7 @@ def main():
         n_threads=threads,
         n_threads_batch=threads,
         flash_attn=a.flash_attn,
+        n_gpu_layers=a.gpu_layers,
         verbose=False,
         draft_model=None
         if a.no_draft

@@ -66,8 +66,9 @@ std::string last_line(const std::string& s) {
   return last.empty() ? "no output" : last;
 }
 
-// Flags every llama.cpp peer gets: reader's run settings. -fa and --no-repack match reader's
-// context (flash attention as reader runs it, no weight repacking); -b covers the whole prompt
+// Flags every llama.cpp peer gets: reader's run settings. -fa, -ngl and --no-repack match
+// reader's context (flash attention and GPU layers as reader runs them, where llama.cpp would
+// otherwise offload to any GPU it finds; no weight repacking); -b covers the whole prompt
 // (llama-speculative-simple refuses a prompt longer than a batch) while -ub 512 splits it
 // like reader's prefill.
 std::vector<std::string> common_args(const PeerEnv& env, const std::filesystem::path& prompt,
@@ -83,6 +84,7 @@ std::vector<std::string> common_args(const PeerEnv& env, const std::filesystem::
           "-b",         c,
           "-ub",        "512",
           "-fa",        env.flash_attn ? "on" : "off",
+          "-ngl",       env.gpu_layers < 0 ? "all" : std::to_string(env.gpu_layers),
           "--no-repack"};
 }
 
@@ -143,6 +145,7 @@ PeerResult run_python(const PeerConfig& config, const PeerEnv& env, const std::s
       "--prompt-file",     prompt_file.string(),        "-n",      std::to_string(max_tokens),
       "--threads",         std::to_string(env.threads), "--ctx",   std::to_string(env.ctx)};
   if (env.flash_attn) argv.push_back("--flash-attn");
+  argv.insert(argv.end(), {"--gpu-layers", std::to_string(env.gpu_layers)});
   argv.insert(argv.end(), config.args.begin(), config.args.end());
   const auto out = env.work_dir / "peer-out.txt", err = env.work_dir / "peer-err.txt";
   const int rc = spawn_and_wait(argv, out, err);

@@ -74,6 +74,7 @@ PeerBench::PeerBench(const PeerBenchFlags& flags, const ModelFlags& model)
   env_.model = model.model_path;
   env_.ctx = model.ctx;
   env_.flash_attn = model.options().flash_attn;
+  env_.gpu_layers = model.gpu_layers;
   env_.threads =
       model.threads > 0 ? model.threads : std::max(1u, std::thread::hardware_concurrency());
   if (!std::filesystem::is_regular_file(env_.model))

@@ -112,6 +112,12 @@ void ModelFlags::add_to(CLI::App& app) {
   app.add_option("--kv-type", kv_type, "KV-cache type: f16, f32 or q8_0")
       ->capture_default_str()
       ->check(CLI::IsMember({"f16", "f32", "q8_0"}));
+  app.add_option("--gpu-layers", gpu_layers,
+                 "layers to offload to a GPU, -1: all (needs llama.cpp built with a GPU "
+                 "backend; README, \"GPU\")")
+      ->capture_default_str()
+      ->envname("READER_GPU_LAYERS")
+      ->check(CLI::Range(-1, 1 << 16));
 }
 
 ModelOptions ModelFlags::options(int n_seq_max) const {
@@ -121,6 +127,9 @@ ModelOptions ModelFlags::options(int n_seq_max) const {
   o.n_threads = threads;
   o.n_seq_max = n_seq_max;
   o.verbose = verbose;
+  o.gpu_layers = gpu_layers;
+  // On a GPU llama.cpp's own flash attention is the fast path (its default there too).
+  if (gpu_layers != 0) o.flash_attn = true;
   if (flash_attn_on) o.flash_attn = true;
   if (flash_attn_off) o.flash_attn = false;
   o.kv_type = kv_type;

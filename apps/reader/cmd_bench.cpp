@@ -338,6 +338,7 @@ void run_bench(const BenchFlags& f) {
   std::filesystem::create_directories(f.out);
   const json config = {{"model", model->description()},
                        {"model_path", f.model.model_path},
+                       {"offload", model->offload_description()},
                        {"prompts_per_set", f.prompts},
                        {"prompt_offset", f.prompt_offset},
                        {"max_tokens", f.max_tokens},

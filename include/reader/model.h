@@ -63,6 +63,10 @@ struct ModelOptions {
   // most steps, and rebuilding a graph costs about a tenth of a one-token decode here
   // (README, "Graph cache"). 0: rebuild on every change of size, as upstream.
   int graph_cache = 8;
+  // Layers llama.cpp offloads to a GPU (-1: all), where it was built with a GPU backend
+  // (README, "GPU"). Its kernels there are not batch-invariant: greedy output equals plain
+  // decoding except where rounding flips a near-tie.
+  int gpu_layers = 0;
   bool verbose = false;     // let llama.cpp log to stderr
   bool vocab_only = false;  // tokenizer only: no weights, no context (decode throws)
 };
@@ -96,6 +100,8 @@ class Model {
   int n_seq_max() const { return options_.n_seq_max; }
   const ModelOptions& options() const { return options_; }
   std::string description() const;  // architecture, size, quantization
+  // Where offloaded layers run: "" on the CPU alone, else e.g. "GPU NVIDIA H100 (all layers)".
+  std::string offload_description() const;
   // add_special: prepend BOS when the model wants one. parse_special: read "<|im_end|>" etc.
   Tokens tokenize(std::string_view text, bool add_special, bool parse_special = false) const;
   // Raw bytes of one token (may be a partial UTF-8 character). Control tokens give "".

@@ -112,15 +112,22 @@ std::unique_ptr<Model> Model::load(const ModelOptions& options) {
     throw ModelError("n_seq_max must be in 1..256, got " + std::to_string(options.n_seq_max));
   if (options.n_ctx < 16)
     throw ModelError("context size too small: " + std::to_string(options.n_ctx));
+  if (options.gpu_layers < -1)
+    throw ModelError("gpu layers must be -1 (all) or more, got " +
+                     std::to_string(options.gpu_layers));
   check_gguf_file(options.path);
   init_backend_once();
+  if (options.gpu_layers != 0 && !llama_supports_gpu_offload())
+    throw ModelError(
+        "no GPU to offload layers to: llama.cpp needs a GPU backend and a device (README, "
+        "\"GPU\")");
   t_last_error.clear();
 
   std::unique_ptr<Model> m(new Model());
   m->options_ = options;
   if (options.verbose) g_verbose_models.fetch_add(1);  // the destructor gives it back
   llama_model_params mp = llama_model_default_params();
-  mp.n_gpu_layers = 0;
+  mp.n_gpu_layers = options.gpu_layers;
   mp.use_extra_bufts = options.extra_buffers;
   mp.vocab_only = options.vocab_only;
   m->model_ = llama_model_load_from_file(options.path.c_str(), mp);
@@ -202,6 +209,18 @@ Model::~Model() {
   batch_.reset();
   if (ctx_) llama_free(ctx_);
   if (model_) llama_model_free(model_);
+}
+
+std::string Model::offload_description() const {
+  if (options_.gpu_layers == 0) return "";
+  std::string gpus;
+  for (size_t i = 0; i < ggml_backend_dev_count(); ++i) {
+    ggml_backend_dev_t dev = ggml_backend_dev_get(i);
+    if (ggml_backend_dev_type(dev) == GGML_BACKEND_DEVICE_TYPE_GPU)
+      gpus += std::string(gpus.empty() ? "" : ", ") + ggml_backend_dev_description(dev);
+  }
+  const std::string layers = options_.gpu_layers < 0 ? "all" : std::to_string(options_.gpu_layers);
+  return "GPU " + (gpus.empty() ? std::string("?") : gpus) + " (" + layers + " layers)";
 }
 
 std::string Model::description() const {

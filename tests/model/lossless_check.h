@@ -134,6 +134,9 @@ inline void check_lossless_over_sets(Model& m, Generator& ar, Generator& spec,
                                      const std::string& label, int per_set, int max_tokens,
                                      const std::vector<int>& seeds,
                                      Exactness rule = Exactness::kBitwise) {
+  // A GPU's kernels compute a row differently in batches of other sizes: no single path is
+  // bitwise there either (README, "GPU").
+  if (m.options().gpu_layers != 0) rule = Exactness::kRoundingTolerated;
   int exact = 0, total = 0;
   for (const std::string& set : prompt_set_names()) {
     for (const PromptItem& item : load_prompt_set(set, default_data_dir(), per_set)) {

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <string>
@@ -18,6 +19,20 @@ inline std::filesystem::path test_model_path(const std::string& name) {
   return name == "gemma3" ? gemma3_model_path() : default_model_path();
 }
 
+// $READER_GPU_LAYERS, as the CLI reads it: shared models then run on the GPU (README, "GPU").
+inline int test_gpu_layers() {
+  const char* v = std::getenv("READER_GPU_LAYERS");
+  return v && *v ? std::atoi(v) : 0;
+}
+
+// Whether a tree's rows must equal its branches decoded alone bit for bit: where the patched
+// CPU kernels (scripts/patches/) do the work. llama.cpp's own kernels, the GPU's included,
+// compute a row differently in a batch of another size.
+inline bool rows_are_bitwise(const Model& m) {
+  return m.options().gpu_layers == 0 && m.options().flash_attn && m.options().kv_type == "f16" &&
+         flash_attn_by_default();
+}
+
 // One loaded model per (name, n_seq_max), shared across tests of a binary: loading is slow.
 inline Model& shared_model(const std::string& name, int n_seq_max = 16, int n_ctx = 2048) {
   static std::map<std::string, std::unique_ptr<Model>> cache;
@@ -28,6 +43,8 @@ inline Model& shared_model(const std::string& name, int n_seq_max = 16, int n_ct
     o.path = test_model_path(name);
     o.n_seq_max = n_seq_max;
     o.n_ctx = n_ctx;
+    o.gpu_layers = test_gpu_layers();
+    if (o.gpu_layers != 0) o.flash_attn = true;  // as the CLI runs a GPU
     slot = Model::load(o);
   }
   return *slot;

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "cli_runner.h"
+#include "llama.h"
 #include "model_fixture.h"
 #include "reader/profile.h"
 
@@ -89,6 +90,13 @@ TEST(BadInputNoModel, FlagsThatExcludeEachOther) {
 TEST(BadInputNoModel, GraphCacheOutOfRange) {
   expect_usage_error("generate --prompt hi --graph-cache -1", "--graph-cache");
   expect_usage_error("generate --prompt hi --graph-cache 65", "--graph-cache");
+}
+
+TEST(BadInputNoModel, GpuLayersOutOfRangeOrWithoutAGpu) {
+  expect_usage_error("generate --prompt hi --gpu-layers -2", "--gpu-layers");
+  expect_usage_error("generate --prompt hi --gpu-layers x", "--gpu-layers");
+  if (!llama_supports_gpu_offload())  // the CPU build CI runs: offloading is refused, not ignored
+    expect_clean_error(run_cli("generate --prompt hi --gpu-layers 4"), "no GPU to offload");
 }
 
 TEST(BadInputNoModel, QuantizedKvCacheWithoutFlashAttention) {

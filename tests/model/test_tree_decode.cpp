@@ -23,14 +23,6 @@ std::vector<float> reference_logits(Model& m, const Tokens& prompt, const Tokens
   return {row, row + m.n_vocab()};
 }
 
-// The patched flash-attention kernel computes each query row the same way in any batch, and
-// masked cells only add exact zeros; the Q8_0 kernel computes each output by the same steps
-// whatever the number of tokens. Where both run, a node or chain row is bitwise its branch
-// decoded alone (scripts/patches/; llama.cpp's own kernels are not).
-bool rows_are_bitwise(const Model& m) {
-  return m.options().flash_attn && m.options().kv_type == "f16" && flash_attn_by_default();
-}
-
 TEST_P(TreeDecode, EveryNodeMatchesItsBranchDecodedAlone) {
   Model& m = shared_model(GetParam());
   const Tokens prompt = m.tokenize("The capital of France is Paris. The capital of Italy is", true);
