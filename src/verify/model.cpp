@@ -327,6 +327,9 @@ void Model::decode(std::span<const BatchToken> tokens) {
                      " more tokens (n_ctx " + std::to_string(n_ctx_) + ")");
   if (rc != 0)
     throw ModelError("llama_decode failed with code " + std::to_string(rc) + last_llama_error());
+  // A GPU decodes asynchronously; wait here, so that a decode's time is its own (engine.cpp
+  // times steps by it) rather than landing on the first read of its logits.
+  if (options_.gpu_layers != 0) llama_synchronize(ctx_);
 }
 
 const float* Model::logits(int batch_index) const {
