@@ -11,7 +11,6 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -130,9 +129,6 @@ struct DraftPolicy {
   std::function<bool(Token)> ends_generation;
   // Shared across drafters (the server); null: this drafter keeps its own history.
   SharedDraftState* shared = nullptr;
-  // Price steps as they ran (StepCostRecord): where the probe's steady timings miss what a
-  // step costs in generation, as on a GPU (README, "GPU"). Off: the curve alone.
-  bool measure_steps = false;
 };
 
 // The READER drafter: speculator (optional) + widening + deepening.
@@ -150,7 +146,6 @@ class ReaderDrafter : public Drafter {
   // Which nodes of the last drafted tree were accepted (teaches the acceptance model).
   void feedback(const DraftTree& tree, const std::vector<int>& accepted_nodes) override;
   void commit(TokenSpan committed) override;
-  void timed(int tokens, double ms) override;
   void finish(TokenSpan prompt, TokenSpan output) override;
   void set_reference(Tokens reference) override { reference_ = std::move(reference); }
   void set_batched(bool batched) override { batched_ = batched; }
@@ -178,11 +173,8 @@ class ReaderDrafter : public Drafter {
   Tokens reference_;                             // predicted output, inserted into trie_ by begin()
   std::vector<const NextTokenSource*> sources_;  // trie_ first, then datastore, history_
   Tokens scratch_context_;
-  CostModel cost_;                   // verification cost on this machine
-  bool measure_steps_;               // DraftPolicy::measure_steps
-  StepCostRecord step_costs_;        // steps as they ran, raising cost_ (measure_steps_)
-  std::optional<CostCurve> priced_;  // the curve the last draft was priced with
-  AcceptanceModel acceptance_;       // q(node | parent accepted): priors + this run
+  CostModel cost_;              // verification cost on this machine
+  AcceptanceModel acceptance_;  // q(node | parent accepted): priors + this run
   // Whether a speculator whose layers cost decodes is worth running this step.
   bool speculator_pays(const CostCurve& cost);
   // This generation's shift of the estimates, one for the speculator's nodes and one for

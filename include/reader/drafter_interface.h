@@ -43,9 +43,6 @@ class Drafter {
   virtual void feedback(const DraftTree& tree, const std::vector<int>& accepted_nodes) = 0;
   // Tokens committed this step (the accepted path and the bonus token), in order.
   virtual void commit(TokenSpan committed) = 0;
-  // How long the decode of the tree just verified took (`tokens` nodes, results in hand),
-  // where it ran alone; a drafter that prices steps as they ran keeps it.
-  virtual void timed(int /*tokens*/, double /*ms*/) {}
   // The generation is complete: `output` is every token it emitted (as committed). A
   // drafter that learns from finished outputs keeps them here.
   virtual void finish(TokenSpan /*prompt*/, TokenSpan /*output*/) {}

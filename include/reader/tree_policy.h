@@ -90,28 +90,6 @@ class CostModel {
   std::vector<BatchCurve> batch_;  // empty: not measured
   int batch_context_ = 0;
 };
-// What multi-token verification steps cost where they ran, against what the curve priced
-// them at. On a GPU a step size used rarely runs without a warm CUDA graph, which the cost
-// probe, timing each size over and over, never sees (README, "GPU"); the drafter raises its
-// curve by what it records here. Recent steps weigh most: the context grows as it runs.
-class StepCostRecord {
- public:
-  // One step decoding `tokens` tokens in `ms` milliseconds, priced at `priced` = c(tokens).
-  void record(int tokens, double ms, double priced);
-  // Measured excess over priced excess (c(n) - 1) of recent multi-token steps, each counted
-  // at most 3 times its price; 1 until enough of both kinds of step were seen, and never
-  // below 1: the curve is only ever raised.
-  double factor() const;
-  // `curve` with a step of n tokens charged c(1) + factor() x (c(n) - c(1)).
-  CostCurve raise(const CostCurve& curve) const;
-
- private:
-  double one_token_ms_ = 0;     // mean of one-token steps (a running mean, then recent)
-  int one_token_steps_ = 0;     // how many were seen
-  double excess_measured_ = 0;  // decayed sum of ms / one_token_ms_ - 1 over multi-token steps
-  double excess_priced_ = 0;    // decayed sum of priced - 1 over the same steps
-};
-
 // Used only when no profile and no measurement is available: SmolLM2 Q8_0 on an Intel
 // Xeon at 512 cached tokens (README, "Tree sizes"), the same curve at every context.
 CostModel fallback_cost_model();

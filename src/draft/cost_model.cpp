@@ -120,51 +120,6 @@ double CostModel::PassPrices::operator()(int sequences, int each) const {
   return c * chain_(tokens) / table_chain_(tokens);
 }
 
-namespace {
-constexpr int kOneTokenWarmup = 8;        // one-token steps before multi-token ones count
-constexpr double kOneTokenWeight = 0.05;  // weight of a new one-token step, once warm
-constexpr double kExcessDecay = 0.95;     // per multi-token step: about the last 20 count
-constexpr double kMinPricedExcess = 1.0;  // about two long steps' worth before raising
-// A step counts at most this many times its priced excess. A cold CUDA graph costs its step
-// up to ten times the price (README, "GPU"), once per size and graph: the size's next steps
-// replay it. Uncapped, a few cold steps would stop drafting for good, and with it the steps
-// that would show the price right again.
-constexpr double kMaxStepFactor = 3.0;
-// Per one-token step: the evidence fades when nothing is drafted for a while (about 500
-// steps to a third), so drafting is tried again instead of staying off on old steps.
-constexpr double kIdleDecay = 0.998;
-}  // namespace
-
-void StepCostRecord::record(int tokens, double ms, double priced) {
-  if (!(ms > 0) || !std::isfinite(ms) || tokens < 1) return;
-  if (tokens == 1) {
-    ++one_token_steps_;
-    const double w = one_token_steps_ <= kOneTokenWarmup ? 1.0 / one_token_steps_ : kOneTokenWeight;
-    one_token_ms_ += w * (ms - one_token_ms_);
-    excess_measured_ *= kIdleDecay;
-    excess_priced_ *= kIdleDecay;
-    return;
-  }
-  if (one_token_steps_ < kOneTokenWarmup || !(priced > 1)) return;
-  const double excess = std::min(ms / one_token_ms_ - 1, kMaxStepFactor * (priced - 1));
-  excess_measured_ = kExcessDecay * excess_measured_ + excess;
-  excess_priced_ = kExcessDecay * excess_priced_ + (priced - 1);
-}
-
-double StepCostRecord::factor() const {
-  if (excess_priced_ < kMinPricedExcess) return 1.0;
-  return std::max(1.0, excess_measured_ / excess_priced_);
-}
-
-CostCurve StepCostRecord::raise(const CostCurve& curve) const {
-  const double f = factor();
-  if (f == 1.0) return curve;
-  std::vector<std::pair<int, double>> points = curve.points();
-  const double c1 = points.front().second;
-  for (auto& [n, c] : points) c = c1 + f * (c - c1);
-  return CostCurve(std::move(points));
-}
-
 CostModel fallback_cost_model() {
   // reader bench --cost-curve on an Intel Xeon: SmolLM2-135M Q8_0, llama.cpp with the
   // sgemm-for-every-batch patch, 2 threads, 512 cached tokens, medians of 7 runs.

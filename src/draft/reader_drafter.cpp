@@ -45,7 +45,6 @@ ReaderDrafter::ReaderDrafter(TreeShape shape, std::unique_ptr<Speculator> specul
       shared_(policy.shared),
       ends_generation_(std::move(policy.ends_generation)),
       cost_(std::move(policy.cost)),
-      measure_steps_(policy.measure_steps),
       acceptance_(policy.priors),
       priors_(std::move(policy.priors)),
       priors_sampled_(std::move(policy.priors_sampled)),
@@ -111,13 +110,7 @@ DraftTree ReaderDrafter::draft(TokenSpan context, int budget_cap) {
   // Batched, a sequence's extra tokens cost what the batch's passes cost, which the engine
   // judges for all sequences at once: pick the path by expected tokens alone, keep all of it.
   static const CostCurve kFree({{1, 1.0}, {2, 1.0}});
-  if (batched_) {
-    priced_.reset();
-  } else {
-    priced_ = cost_.at(static_cast<int>(context.size()));
-  }
-  const CostCurve cost =
-      !priced_ ? kFree : (measure_steps_ ? step_costs_.raise(*priced_) : *priced_);
+  const CostCurve cost = batched_ ? kFree : cost_.at(static_cast<int>(context.size()));
   if (speculator_ && (calibrate_ || speculator_pays(cost))) {
     speculator_->draft(context, tree);
     for (int i = 1; i < tree.size(); ++i) {  // kind: depth and rank among siblings
@@ -186,10 +179,6 @@ DraftTree ReaderDrafter::draft(TokenSpan context, int budget_cap) {
                          (chosen.parent(node) > 0 ? chosen.score(chosen.parent(node)) : 1.0f));
   }
   return chosen;
-}
-
-void ReaderDrafter::timed(int tokens, double ms) {
-  if (measure_steps_ && priced_) step_costs_.record(tokens, ms, (*priced_)(tokens));
 }
 
 void ReaderDrafter::feedback(const DraftTree& tree, const std::vector<int>& accepted_nodes) {

@@ -379,7 +379,6 @@ bool Engine::step() {
     if (s->drafter) {
       s->drafter->observe(tree, row);
       s->drafter->feedback(tree, acc.nodes);
-      if (running.size() == 1) s->drafter->timed(tree.size(), verify_ms);  // its own decode
     }
     const int before = s->out->size();
     for (Token t : acc.emitted)

@@ -111,7 +111,6 @@ std::unique_ptr<Drafter> make_drafter(Model& model, const MethodConfig& config) 
   policy.ends_generation = [&model](Token t) { return model.is_eog(t); };
   policy.calibrate = config.calibrate;
   policy.shared = config.shared;
-  policy.measure_steps = model.options().gpu_layers != 0;
   return std::make_unique<ReaderDrafter>(shape, std::move(speculator), config.datastore, retrieval,
                                          std::move(policy));
 }
