@@ -14,6 +14,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "llama.h"
 #include "reader/model.h"
 
 extern char** environ;
@@ -74,18 +75,21 @@ std::string last_line(const std::string& s) {
 std::vector<std::string> common_args(const PeerEnv& env, const std::filesystem::path& prompt,
                                      int n_predict) {
   const std::string t = std::to_string(env.threads), c = std::to_string(env.ctx);
-  return {"-m",         env.model.string(),
-          "-f",         prompt.string(),
-          "-n",         std::to_string(n_predict),
-          "--temp",     "0",
-          "-t",         t,
-          "-tb",        t,
-          "-c",         c,
-          "-b",         c,
-          "-ub",        "512",
-          "-fa",        env.flash_attn ? "on" : "off",
-          "-ngl",       env.gpu_layers < 0 ? "all" : std::to_string(env.gpu_layers),
-          "--no-repack"};
+  std::vector<std::string> args = {"-m",         env.model.string(),
+                                   "-f",         prompt.string(),
+                                   "-n",         std::to_string(n_predict),
+                                   "--temp",     "0",
+                                   "-t",         t,
+                                   "-tb",        t,
+                                   "-c",         c,
+                                   "-b",         c,
+                                   "-ub",        "512",
+                                   "-fa",        env.flash_attn ? "on" : "off",
+                                   "--no-repack"};
+  // A CPU-only llama.cpp warns about -ngl; there is nothing to offload to anyway.
+  if (llama_supports_gpu_offload())
+    args.insert(args.end(), {"-ngl", env.gpu_layers < 0 ? "all" : std::to_string(env.gpu_layers)});
+  return args;
 }
 
 PeerResult fail(std::string why) {
