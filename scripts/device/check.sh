@@ -14,7 +14,8 @@
 #           with no drafts, and reader against AR on every set's first 10 prompts
 #
 # Results go to $OUT (the tool fetches them back). zstd travels in .dev/tools: the device
-# image has none.
+# image has none. The working tree travels with every call and counts against the 64 MiB:
+# move docs/results (over 50 MB) aside for the calls, and back after.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 ROOT=$PWD

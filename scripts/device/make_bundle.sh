@@ -8,7 +8,7 @@
 #
 # Writes .dev/bundle.tar.zst and .dev/model.part.NN: the zstd'd SmolLM2 Q8_0 in a first
 # piece of FIRST_MIB MiB (it travels with the bundle) and the rest in PART_MIB MiB pieces.
-# .dev/ is in .git/info/exclude. README, "GPU", says how the CUDA build was made.
+# .dev/ is git-ignored. README, "GPU", says how the CUDA build was made.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 [ $# -eq 5 ] || {
