@@ -86,6 +86,9 @@ ggml_type kv_cache_type(const std::string& name) {
 
 bool flash_attn_by_default() {
   static const bool on = [] {
+    // Our log callback first: reading the system info loads the backends, and a GPU
+    // backend announces itself on stderr as it loads.
+    init_backend_once();
 #if defined(__x86_64__) || defined(__i386__)
     // ggml lists "AVX512 = 1" when it was compiled for AVX-512F, as the patch's kernel needs
     // (with AVX-512DQ, which every AVX-512 CPU since Skylake has).
