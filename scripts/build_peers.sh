@@ -13,6 +13,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 source scripts/versions.sh
+source scripts/llama_sources.sh
 
 die() { echo "build_peers.sh: $*" >&2; exit 1; }
 sha_ok() { [ -f "$1" ] && [ "$(sha256sum "$1" | cut -d' ' -f1)" = "$2" ]; }
@@ -63,22 +64,16 @@ sha_ok "$SDIST" "$LLAMA_CPP_PYTHON_SHA256" || die "sha256 mismatch for $SDIST"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 echo "[peers] extracting llama.cpp sources"
-tar -xzf "$SDIST" -C "$work" "llama_cpp_python-$LLAMA_CPP_PYTHON_VERSION/vendor/llama.cpp" ||
-  die "cannot extract $SDIST"
-src="$work/llama_cpp_python-$LLAMA_CPP_PYTHON_VERSION/vendor/llama.cpp"
-for p in scripts/patches/*.patch; do
-  patch -p1 -s -d "$src" < "$p" || die "patch $p does not apply"
-done
+prepare_llama_source "$SDIST" "$work" || die "cannot prepare llama.cpp's sources"
+src=$LLAMA_SRC
 
 mkdir -p "$OUT"
 rm -f "$OUT/.key"
-CXXFLAGS=(-std=c++17 -O2 -DNDEBUG -I"$src/include" -I"$src/ggml/include" -I"$src/common"
-  -I"$src/vendor")
+CXXFLAGS=("${LLAMA_CXXFLAGS[@]}")
 # DT_RPATH (not RUNPATH) so that libllama-common finds libggml here too, not only the binary.
 LDFLAGS=(-L"$LIBDIR" -Wl,--disable-new-dtags,-rpath,"$LIBDIR" -lllama-common -lllama -lggml -lggml-base -pthread)
 i=0
-for pair in llama-speculative-simple:examples/speculative-simple/speculative-simple.cpp \
-  llama-lookup:examples/lookup/lookup.cpp llama-lookup-create:examples/lookup/lookup-create.cpp; do
+for pair in "${PEER_EXAMPLES[@]}"; do
   i=$((i + 1))
   name=${pair%%:*}
   file="$src/${pair#*:}"

@@ -127,9 +127,7 @@ ModelOptions ModelFlags::options(int n_seq_max) const {
   o.n_threads = threads;
   o.n_seq_max = n_seq_max;
   o.verbose = verbose;
-  o.gpu_layers = gpu_layers;
-  // On a GPU llama.cpp's own flash attention is the fast path (its default there too).
-  if (gpu_layers != 0) o.flash_attn = true;
+  o.offload(gpu_layers);
   if (flash_attn_on) o.flash_attn = true;
   if (flash_attn_off) o.flash_attn = false;
   o.kv_type = kv_type;

@@ -67,6 +67,12 @@ struct ModelOptions {
   // (README, "GPU"). Its kernels there are not batch-invariant: greedy output equals plain
   // decoding except where rounding flips a near-tie.
   int gpu_layers = 0;
+  // Offloads `layers` (-1: all) with the flash-attention default that goes with a GPU:
+  // llama.cpp's own kernel, the fast path there (its default too).
+  void offload(int layers) {
+    gpu_layers = layers;
+    if (layers != 0) flash_attn = true;
+  }
   bool verbose = false;     // let llama.cpp log to stderr
   bool vocab_only = false;  // tokenizer only: no weights, no context (decode throws)
 };

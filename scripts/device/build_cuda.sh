@@ -9,17 +9,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/versions.sh
+source scripts/llama_sources.sh
 [ $# -eq 1 ] || { echo "usage: $0 WORK_DIR" >&2; exit 2; }
 work=$(mkdir -p "$1" && cd "$1" && pwd)
 export PATH=/usr/local/cuda/bin:$PATH
 command -v nvcc > /dev/null || { echo "nvcc not found (CUDA toolkit in /usr/local/cuda)" >&2; exit 1; }
 SDIST="${XDG_CACHE_HOME:-$HOME/.cache}/reader/llama_cpp_python-$LLAMA_CPP_PYTHON_VERSION.tar.gz"
-[ "$(sha256sum "$SDIST" | cut -d' ' -f1)" = "$LLAMA_CPP_PYTHON_SHA256" ] ||
-  { echo "$SDIST missing or altered: run scripts/setup.sh first" >&2; exit 1; }
 rm -rf "$work/src" && mkdir -p "$work/src"
-tar -xzf "$SDIST" -C "$work/src"
-src="$work/src/llama_cpp_python-$LLAMA_CPP_PYTHON_VERSION/vendor/llama.cpp"
-for p in scripts/patches/*.patch; do patch -p1 -s -d "$src" < "$p"; done
+prepare_llama_source "$SDIST" "$work/src" || { echo "run scripts/setup.sh first" >&2; exit 1; }
+src=$LLAMA_SRC
 # No NCCL (one GPU) and no libcuda at link time here: the driver's library is the device's.
 cmake -S "$src" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON \
   -DGGML_CUDA=ON -DGGML_CUDA_NCCL=OFF -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCH:-90-real}" \
@@ -37,10 +35,8 @@ cmake -S . -B build-cuda -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH
   -DCMAKE_GTEST_DISCOVER_TESTS_DISCOVERY_MODE=PRE_TEST
 ninja -C build-cuda reader_cli reader_model_tests
 mkdir -p "$work/peers"
-for pair in llama-speculative-simple:examples/speculative-simple/speculative-simple.cpp \
-  llama-lookup:examples/lookup/lookup.cpp llama-lookup-create:examples/lookup/lookup-create.cpp; do
-  g++ -std=c++17 -O2 -DNDEBUG -I"$src/include" -I"$src/ggml/include" -I"$src/common" \
-    -I"$src/vendor" "$src/${pair#*:}" -o "$work/peers/${pair%%:*}" -L"$work/prefix/lib" \
+for pair in "${PEER_EXAMPLES[@]}"; do
+  g++ "${LLAMA_CXXFLAGS[@]}" "$src/${pair#*:}" -o "$work/peers/${pair%%:*}" -L"$work/prefix/lib" \
     -Wl,-rpath-link,"$work/prefix/lib":/usr/local/cuda/lib64 "$undefined_ok" \
     -lllama-common -lllama -lggml -lggml-base -pthread
 done

@@ -59,7 +59,7 @@ case "${1:-}" in
       cat $S/model.part.* | zstd -dc > $m.tmp && sha_ok $m.tmp && mv $m.tmp $m ||
         { echo "model parts missing or sha256 mismatch"; exit 1; }
     fi
-    cp --update=none $B/models/* models/ 2> /dev/null || cp -n $B/models/* models/
+    for f in "$B"/models/*; do [ -e "models/${f##*/}" ] || cp "$f" models/; done
     export READER_DATA_DIR=$B/data READER_PEERS_DIR=$B/bin
     export READER_GPU_LAYERS=${GPU_LAYERS:--1}
     nvidia-smi --query-gpu=name,clocks.sm,clocks.mem --format=csv,noheader

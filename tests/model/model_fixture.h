@@ -43,8 +43,7 @@ inline Model& shared_model(const std::string& name, int n_seq_max = 16, int n_ct
     o.path = test_model_path(name);
     o.n_seq_max = n_seq_max;
     o.n_ctx = n_ctx;
-    o.gpu_layers = test_gpu_layers();
-    if (o.gpu_layers != 0) o.flash_attn = true;  // as the CLI runs a GPU
+    o.offload(test_gpu_layers());
     slot = Model::load(o);
   }
   return *slot;

@@ -56,7 +56,7 @@ TEST_P(GraphCache, LogitsEqualRebuildingEveryGraph) {
   o.path = test_model_path(GetParam());
   o.n_seq_max = 4;
   o.n_ctx = 1024;
-  o.gpu_layers = test_gpu_layers();  // the patch serves every backend's graphs
+  o.offload(test_gpu_layers());  // the patch serves every backend's graphs
   o.graph_cache = 0;
   auto rebuild = Model::load(o);
   const auto want = run_steps(*rebuild);
