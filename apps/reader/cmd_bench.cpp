@@ -6,10 +6,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
+#include <stdexcept>
 
 #include "bench_batch.h"
 #include "bench_bound.h"
@@ -47,6 +50,7 @@ struct BenchFlags {
   PeerBenchFlags peers;    // --peers, --peers-sweep (bench_peers.h)
   std::vector<int> batch;  // --batch: batch sizes for the batched-throughput bench
   bool predict = false;    // add READER with each item's source text as predicted output
+  bool trace = false;      // write the drafters' choices to <out>/drafts.jsonl (draft_trace.h)
 };
 
 // How far batched rows drift from one-token decodes of the same tokens: the logits of a
@@ -156,6 +160,9 @@ void check_bench_flags(const BenchFlags& f) {
                                : f.predict               ? "--predict"
                                : !f.prompts_file.empty() ? "--prompts-file"
                                                          : nullptr;
+  if (f.trace && (f.cost_curve || !f.batch.empty()))
+    throw UsageError(std::string("--trace records the methods' runs one prompt at a time: drop ") +
+                     (f.cost_curve ? "--cost-curve" : "--batch"));
   if (!f.batch.empty() && batch_excludes)
     throw UsageError(std::string("--batch runs the built-in sets without peers, bound or "
                                  "prediction: drop ") +
@@ -219,6 +226,18 @@ void run_bench(const BenchFlags& f) {
   if (f.predict)
     gens.push_back(std::make_unique<Generator>(*model, inputs.config(Method::kReader)));
 
+  // Every drafter's steps, for scripts/replay_drafts.py; AR has none.
+  std::ofstream trace_file;
+  std::optional<DraftTrace> trace;
+  const std::filesystem::path trace_path = std::filesystem::path(f.out) / "drafts.jsonl";
+  if (f.trace) {
+    std::filesystem::create_directories(f.out);
+    trace_file.open(trace_path);
+    if (!trace_file) throw UsageError("cannot write " + trace_path.string());
+    trace.emplace(trace_file);
+    for (auto& g : gens) g->set_trace(&*trace);
+  }
+
   GenerationOptions opts;
   opts.max_tokens = f.max_tokens;
   opts.sampling = {f.temp, 0, 1.0f, f.seed};
@@ -233,7 +252,10 @@ void run_bench(const BenchFlags& f) {
     const Tokens p = model->tokenize(model->apply_chat_template("Hello"), true, true);
     GenerationOptions w = opts;
     w.max_tokens = 16;
-    for (auto& g : gens) g->run(p, w);
+    for (size_t g = 0; g < gens.size(); ++g) {
+      if (trace && g > 0) trace->run("warm-up", "", names[g]);
+      gens[g]->run(p, w);
+    }
   }
   ProgressBar bar("bench");
   for (const auto& [set, items] : sets) {
@@ -250,6 +272,7 @@ void run_bench(const BenchFlags& f) {
         }
         if (g == predicted)
           gens[g]->set_prediction(model->tokenize(items[p].context, false, false));
+        if (trace && g > 0) trace->run(set, items[p].id, names[g]);
         const GenerationResult r = gens[g]->run(prompt, opts);
         rows[g] = generation_to_json(r);
         rows[g]["text"] = r.text;
@@ -269,6 +292,10 @@ void run_bench(const BenchFlags& f) {
     }
   }
   bar.finish();
+  if (trace) {
+    trace_file.close();
+    if (!trace_file) throw std::runtime_error("writing " + trace_path.string() + " failed");
+  }
 
   // Summary: per set and method, median tokens/s, speedup = ratio of medians over AR. The
   // total-time speedup (all tokens over all decode time, against AR's) weighs each prompt by
@@ -394,6 +421,9 @@ void add_bench_command(CLI::App& app) {
   cmd->add_flag("--predict", f->predict,
                 "also run reader with each item's source text (code_edit: the function) as "
                 "the predicted output");
+  cmd->add_flag("--trace", f->trace,
+                "also write every drafter's candidates and choices, step by step, to "
+                "OUT/drafts.jsonl (replay other policies with scripts/replay_drafts.py)");
   cmd->add_flag("--cost-curve", f->cost_curve, "measure decode cost of n = 1..64 tokens instead");
   cmd->add_option("--repeats", f->repeats, "timed rounds of every size for --cost-curve")
       ->check(CLI::Range(1, 1000));

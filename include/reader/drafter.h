@@ -149,6 +149,7 @@ class ReaderDrafter : public Drafter {
   void finish(TokenSpan prompt, TokenSpan output) override;
   void set_reference(Tokens reference) override { reference_ = std::move(reference); }
   void set_batched(bool batched) override { batched_ = batched; }
+  void set_trace(DraftTrace* trace) override { trace_ = trace; }
   const TreeShape& shape() const { return shape_; }
   const ShortTermTrie& trie() const { return trie_; }
   // Calibration mode: acceptance counted per kind of node since construction.
@@ -197,6 +198,7 @@ class ReaderDrafter : public Drafter {
   bool batched_ = false;                // the engine trims the draft for a shared decode
   AcceptanceCounts calibration_;        // counts collected in calibration mode
   std::vector<Proposal> proposals_;     // every proposal behind the last drafted tree
+  DraftTrace* trace_ = nullptr;         // where each step's choice is written, or null
 
   void add_retrieval_path(DraftTree& tree, int parent, TokenSpan context, int depth,
                           DraftSource source);

@@ -10,6 +10,7 @@
 #include <functional>
 #include <vector>
 
+#include "reader/draft_trace.h"
 #include "reader/draft_tree.h"
 #include "reader/tokens.h"
 
@@ -34,6 +35,9 @@ class Drafter {
   // draft together (engine/batch_policy.h) and wants each drafter's whole best chain, with
   // its scores, rather than one cut to what would pay for this sequence alone.
   virtual void set_batched(bool /*batched*/) {}
+  // Where to write what it drafts and why, step by step (draft_trace.h); null: nowhere. A
+  // drafter without a policy to replay ignores it.
+  virtual void set_trace(DraftTrace* /*trace*/) {}
   // The tree to verify for the committed `context` (ending with the root token, which the
   // model has not seen yet); at most `budget_cap` nodes, root included.
   virtual DraftTree draft(TokenSpan context, int budget_cap) = 0;

@@ -77,6 +77,8 @@ class Generator {
   // (ignored by the other methods).
   void set_prediction(Tokens prediction);
   const TreeShape& shape() const { return shape_; }
+  // Where the drafter writes each step's candidates and choice (draft_trace.h); null: off.
+  void set_trace(DraftTrace* trace);
   // Acceptance counts of calibration mode (empty otherwise, and for AR).
   AcceptanceCounts calibration_counts() const;
 

@@ -59,6 +59,7 @@ void ReaderDrafter::begin(TokenSpan prompt) {
   token_record_.clear();
   trie_.clear();
   trie_.append(prompt);
+  if (trace_) trace_->prompt(prompt);
   if (!reference_.empty()) trie_.insert(reference_);
   if (speculator_) speculator_->begin(prompt);
 }
@@ -142,7 +143,20 @@ DraftTree ReaderDrafter::draft(TokenSpan context, int budget_cap) {
       }
     }
   }
-  if (calibrate_ || !shape_.adaptive || tree.size() == 1) return tree;
+  // The trace gets the candidates, their estimates (-1: not weighed), prices and the choice.
+  const auto trace = [&](const std::vector<double>& q, const std::vector<int>& keep) {
+    std::vector<double> prices;
+    for (int n = 1; n <= tree.size(); ++n) prices.push_back(cost(n));
+    trace_->step(context.size(), tree, q, prices, keep);
+  };
+  if (calibrate_ || !shape_.adaptive || tree.size() == 1) {
+    if (trace_) {
+      std::vector<int> all(static_cast<size_t>(tree.size()));
+      for (int i = 0; i < tree.size(); ++i) all[static_cast<size_t>(i)] = i;
+      trace(std::vector<double>(all.size(), -1.0), all);
+    }
+    return tree;
+  }
 
   // Keep only what is worth verifying here (Theorem 1 with the cost at this context length).
   // A node several sources proposed is as likely as the most confident of them says.
@@ -162,6 +176,7 @@ DraftTree ReaderDrafter::draft(TokenSpan context, int budget_cap) {
         q[static_cast<size_t>(i)] = 0.0;
   const std::vector<int> keep =
       shape_.single_path ? best_path(tree, q, cost) : best_subtree(tree, q, cost);
+  if (trace_) trace(q, keep);
   std::vector<int> new_index(static_cast<size_t>(tree.size()), -1);
   for (size_t k = 0; k < keep.size(); ++k)
     new_index[static_cast<size_t>(keep[k])] = static_cast<int>(k);
@@ -218,6 +233,7 @@ void ReaderDrafter::finish(TokenSpan /*prompt*/, TokenSpan output) {
 }
 
 void ReaderDrafter::commit(TokenSpan committed) {
+  if (trace_) trace_->commit(committed);
   trie_.append(committed);
   if (speculator_) speculator_->commit(committed);
 }

@@ -127,6 +127,10 @@ void Generator::set_prediction(Tokens prediction) {
   if (drafter_) drafter_->set_reference(std::move(prediction));
 }
 
+void Generator::set_trace(DraftTrace* trace) {
+  if (drafter_) drafter_->set_trace(trace);
+}
+
 AcceptanceCounts Generator::calibration_counts() const {
   const auto* reader = dynamic_cast<const ReaderDrafter*>(drafter_.get());
   return reader ? reader->calibration_counts() : AcceptanceCounts{};

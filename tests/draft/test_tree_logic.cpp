@@ -4,9 +4,12 @@
 
 #include <algorithm>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <set>
+#include <sstream>
 
+#include "reader/draft_trace.h"
 #include "reader/drafter.h"
 #include "reader/sampling.h"
 #include "reader/tree_policy.h"
@@ -45,6 +48,38 @@ TEST(DraftTreeTest, RandomTreesKeepInvariants) {
       EXPECT_EQ(static_cast<int>(t.path_to(i).size()), t.depth(i));
     }
   }
+}
+
+TEST(DraftTraceTest, OneJsonObjectPerLineWithTheTreeAsParents) {
+  std::ostringstream out;
+  DraftTrace trace(out);
+  DraftTree tree(7, 8);
+  tree.add(0, 11, DraftSource::kWidening);
+  tree.add(1, 12, DraftSource::kWidening);
+  tree.add(0, 13, DraftSource::kSpeculator);
+  trace.run("rag", "3", "reader");
+  trace.prompt(Tokens{1, 2, 7});
+  trace.step(3, tree, {1.0, 0.5, 0.25, 0.125}, {1.0, 1.1, 1.2, 1.3}, {0, 1});
+  trace.commit(Tokens{11, 40});
+  std::istringstream in(out.str());
+  std::vector<nlohmann::json> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(nlohmann::json::parse(line));
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_EQ(lines[0]["run"]["set"], "rag");
+  EXPECT_EQ(lines[0]["run"]["id"], "3");
+  EXPECT_EQ(lines[1]["prompt"].get<Tokens>(), (Tokens{1, 2, 7}));
+  const nlohmann::json& step = lines[2]["step"];
+  EXPECT_EQ(step["context"], 3);
+  EXPECT_EQ(step["parents"].get<std::vector<int>>(), (std::vector<int>{0, 1, 0}));
+  EXPECT_EQ(step["tokens"].get<Tokens>(), (Tokens{11, 12, 13}));
+  EXPECT_EQ(step["sources"].get<std::vector<int>>(),
+            (std::vector<int>{static_cast<int>(DraftSource::kWidening),
+                              static_cast<int>(DraftSource::kWidening),
+                              static_cast<int>(DraftSource::kSpeculator)}));
+  EXPECT_EQ(step["q"].get<std::vector<double>>(), (std::vector<double>{0.5, 0.25, 0.125}));
+  EXPECT_EQ(step["cost"].size(), 4u);
+  EXPECT_EQ(step["keep"].get<std::vector<int>>(), (std::vector<int>{0, 1}));
+  EXPECT_EQ(lines[3]["commit"].get<Tokens>(), (Tokens{11, 40}));
 }
 
 TEST(TreeLayoutTest, EachNodeSeesExactlyItsAncestors) {

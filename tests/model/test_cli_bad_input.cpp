@@ -186,6 +186,8 @@ TEST(BadInputNoModel, OutputPathsCheckedFirst) {
       "does not exist");
   expect_clean_error(run_cli("bench --sets rag,rag --prompts 1 -n 2"), "twice");
   expect_clean_error(run_cli("bench --batch 2 --bound --prompts 1 -n 2"), "drop --bound");
+  expect_clean_error(run_cli("bench --batch 2 --trace --prompts 1 -n 2"), "drop --batch");
+  expect_clean_error(run_cli("bench --cost-curve --trace"), "drop --cost-curve");
 }
 
 }  // namespace

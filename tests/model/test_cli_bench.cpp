@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -26,12 +27,28 @@ double median_of(std::vector<double> v) {
 
 TEST(CliBench, SummariesFollowFromThePerPromptRows) {
   const std::filesystem::path out = scratch_path("bench");
-  const CliResult r =
-      run_cli("bench --model " + test_model_path("smollm2").string() +
-              " --methods ar,reader --sets rag,code_edit --prompts 3 -n 24 -o " + out.string());
+  const CliResult r = run_cli(
+      "bench --model " + test_model_path("smollm2").string() +
+      " --methods ar,reader --sets rag,code_edit --prompts 3 -n 24 --trace -o " + out.string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json bench = json::parse(slurp(out / "bench.json"));
   const std::string md = slurp(out / "bench.md");
+  // --trace: READER's six runs (and its warm-up) labelled, each with its prompt and steps.
+  std::map<std::string, int> traced;  // set -> runs
+  std::istringstream trace(slurp(out / "drafts.jsonl"));
+  int prompts = 0, steps = 0;
+  for (std::string line; std::getline(trace, line);) {
+    const json j = json::parse(line);
+    if (j.contains("run")) {
+      EXPECT_EQ(j["run"]["method"], "reader");
+      traced[j["run"]["set"].get<std::string>()]++;
+    }
+    prompts += j.contains("prompt");
+    steps += j.contains("step");
+  }
+  EXPECT_EQ(traced, (std::map<std::string, int>{{"code_edit", 3}, {"rag", 3}, {"warm-up", 1}}));
+  EXPECT_EQ(prompts, 7);
+  EXPECT_GT(steps, 6 * 4);
   std::filesystem::remove_all(out);
   EXPECT_NE(md.find("| speedup (total time) |"), std::string::npos) << md;
 

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <random>
+#include <sstream>
 
 #include "lossless_check.h"
 #include "reader/verify.h"
@@ -282,6 +284,83 @@ TEST(DraftPolicy, ATokenRejectedInThisTextLosesItsKindsRate) {
     EXPECT_EQ(after.token(2), rejected);
     EXPECT_LT(after.score(2) / after.score(1), 0.5);  // scores are path probabilities
   }
+}
+
+// The trace replay_drafts.py reads must hold what happened: one step before every commit but
+// the first, candidate trees whose parents come first, a price per size, a kept set that is
+// a rooted subtree, and, greedy, exactly as many committed tokens as the kept nodes the
+// output confirms plus the bonus (the model's own token).
+TEST(DraftPolicy, TraceRecordsEveryStepAsItHappened) {
+  Model& m = shared_model("smollm2", 64, 4096);
+  const Profile calibrated = calibrated_profile(m);
+  MethodConfig config{Method::kReader, std::nullopt, shared_datastore("smollm2"), nullptr};
+  config.profile = &calibrated;
+  Generator reader(m, config);
+  std::ostringstream text;
+  DraftTrace trace(text);
+  reader.set_trace(&trace);
+  const Tokens prompt = m.tokenize(
+      m.apply_chat_template(std::string("Repeat this passage word for word: ") + kPassage), true,
+      true);
+  GenerationOptions opts;
+  opts.max_tokens = 64;
+  const GenerationResult r = reader.run(prompt, opts);
+
+  std::istringstream lines(text.str());
+  std::string line;
+  std::vector<nlohmann::json> steps;
+  std::vector<Tokens> commits;
+  ASSERT_TRUE(std::getline(lines, line));
+  EXPECT_EQ(nlohmann::json::parse(line).at("prompt").get<Tokens>(), prompt);
+  while (std::getline(lines, line)) {
+    const nlohmann::json j = nlohmann::json::parse(line);
+    if (j.contains("step")) {
+      ASSERT_EQ(steps.size(), commits.size() - 1) << "two steps without a commit between";
+      steps.push_back(j["step"]);
+    } else {
+      commits.push_back(j.at("commit").get<Tokens>());
+    }
+  }
+  ASSERT_EQ(steps.size() + 1, commits.size());
+  Tokens output;
+  for (const Tokens& c : commits) output.insert(output.end(), c.begin(), c.end());
+  EXPECT_EQ(output, r.tokens);
+  size_t position = commits[0].size(), drafted = 0;
+  for (size_t s = 0; s < steps.size(); ++s) {
+    const auto parents = steps[s]["parents"].get<std::vector<int>>();
+    const auto tokens = steps[s]["tokens"].get<Tokens>();
+    const auto keep = steps[s]["keep"].get<std::vector<int>>();
+    ASSERT_EQ(tokens.size(), parents.size());
+    ASSERT_EQ(steps[s]["q"].size(), parents.size());
+    ASSERT_EQ(steps[s]["cost"].size(), parents.size() + 1);
+    ASSERT_EQ(steps[s]["context"].get<size_t>(), prompt.size() + position);
+    ASSERT_FALSE(keep.empty());
+    ASSERT_EQ(keep[0], 0);
+    std::vector<int> depth = {0};
+    std::vector<char> kept(parents.size() + 1, 0), confirmed(parents.size() + 1, 0);
+    for (int k : keep) kept[static_cast<size_t>(k)] = 1;
+    confirmed[0] = 1;
+    size_t accepted = 0;
+    for (size_t i = 1; i <= parents.size(); ++i) {
+      const auto parent = static_cast<size_t>(parents[i - 1]);
+      ASSERT_LT(parent, i);
+      if (kept[i]) {
+        ASSERT_TRUE(kept[parent]) << "a kept node's parent was not kept";
+      }
+      depth.push_back(depth[parent] + 1);
+      const size_t at = position + static_cast<size_t>(depth[i]) - 1;
+      confirmed[i] =
+          kept[i] && confirmed[parent] && at < output.size() && output[at] == tokens[i - 1];
+      if (confirmed[i]) accepted = std::max(accepted, static_cast<size_t>(depth[i]));
+    }
+    drafted += keep.size() - 1;
+    if (s + 1 < steps.size()) {  // the last commit may stop at the token limit
+      EXPECT_EQ(commits[s + 1].size(), accepted + 1) << "step " << s;
+    }
+    position += commits[s + 1].size();
+  }
+  EXPECT_EQ(drafted, static_cast<size_t>(r.stats.drafted_tokens));
+  EXPECT_GT(r.stats.mean_accepted(), 1.5) << "a copy was not drafted: the test shows little";
 }
 
 }  // namespace

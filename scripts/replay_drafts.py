@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""Replays the drafting policy on a trace written by `reader bench --trace` (OUT/drafts.jsonl).
+
+Greedy decoding commits the same tokens whatever was drafted, so every step's candidates
+(tree, estimates q, prices c(n) at that context) can be judged against the committed
+output: which nodes the model would have accepted is known. Each policy below chooses
+among the same candidates at the same steps; its figure is committed tokens per unit of
+verification cost (c(1) = one autoregressive step), summed over a set, and its ratio to
+what was recorded. Step boundaries stay those of the recorded run, so a policy that would
+have moved them is judged approximately; `path` must reproduce the recorded choices (its
+agreement is printed) or the trace and this script disagree about the policy.
+
+  recorded   what the drafter verified
+  path       Theorem 1 over root-to-node paths (best_path, the default policy)
+  tree       Theorem 1 over whole subtrees (best_subtree: "single_path": false)
+  rate       the path maximizing E[tokens] - R c(n), R this text's running tokens per cost
+             (the per-step choice that maximizes the long-run rate, R taken as known)
+  oracle     the candidate oracle: the longest accepted path, verified alone (no policy can
+             beat it with these candidates)
+
+Sampled runs cannot be replayed (a different draft changes nothing, but acceptance is
+decided by each position's draw, which the trace does not hold); use greedy traces.
+
+usage: replay_drafts.py OUT/drafts.jsonl[.gz] [--method reader]
+"""
+import argparse
+import gzip
+import json
+import math
+import sys
+from collections import defaultdict
+
+
+def read_generations(path, method):
+    """Yields (set, steps, output) per traced generation of `method`; steps[i] precedes the
+    commit i + 1 (commit 0 is the token prefill produced)."""
+    label, steps, commits = None, [], []
+
+    def flush():
+        if label and label["method"] == method and label["set"] != "warm-up" and commits:
+            output = [t for c in commits for t in c]
+            yield label["set"], steps, commits, output
+
+    with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
+        for line in f:
+            obj = json.loads(line)
+            if "run" in obj:
+                yield from flush()
+                label, steps, commits = obj["run"], [], []
+            elif "step" in obj:
+                steps.append(obj["step"])
+            elif "commit" in obj:
+                commits.append(obj["commit"])
+    yield from flush()
+
+
+def accepted_depth(step, keep, future):
+    """Deepest kept node whose path the model accepts (0: none)."""
+    ok = {0: True}
+    depth = {0: 0}
+    best = 0
+    for i in range(1, len(step["tokens"]) + 1):
+        parent = step["parents"][i - 1]
+        depth[i] = depth[parent] + 1
+        d = depth[i]
+        ok[i] = (i in keep and ok.get(parent, False) and d - 1 < len(future)
+                 and future[d - 1] == step["tokens"][i - 1])
+        if ok[i]:
+            best = max(best, d)
+    return best
+
+
+def alphas(step):
+    a = [1.0]
+    for i, q in enumerate(step["q"], 1):
+        a.append(a[step["parents"][i - 1]] * q)
+    return a
+
+
+def best_path(step, value):
+    """The root-to-node path maximizing value(expected tokens, size)."""
+    a = alphas(step)
+    expected = [1.0] * len(a)
+    depth = [0] * len(a)
+    best, best_value = 0, value(1.0, 1)
+    for i in range(1, len(a)):
+        p = step["parents"][i - 1]
+        expected[i] = expected[p] + a[i]
+        depth[i] = depth[p] + 1
+        v = value(expected[i], depth[i] + 1)
+        if v > best_value:
+            best, best_value = i, v
+    keep = set()
+    while best:
+        keep.add(best)
+        best = step["parents"][best - 1]
+    return keep | {0}
+
+
+def best_subtree(step):
+    a = alphas(step)
+    order = sorted(range(1, len(a)), key=lambda i: (-a[i], i))
+    cost = step["cost"]
+    expected, best_value, count = 1.0, 1.0 / cost[0], 0
+    for k, i in enumerate(order):
+        expected += a[i]
+        v = expected / cost[k + 1]
+        if v > best_value:
+            best_value, count = v, k + 1
+    return set(order[:count]) | {0}
+
+
+def path_to(step, node):
+    """Nodes from the root's child down to `node`."""
+    path = []
+    while node:
+        path.append(node)
+        node = step["parents"][node - 1]
+    return path[::-1]
+
+
+def oracle(step, future):
+    """The deepest candidate path the model accepts, alone."""
+    best = []
+    for i in range(1, len(step["tokens"]) + 1):
+        path = path_to(step, i)
+        if len(path) > len(best) and all(
+                d < len(future) and future[d] == step["tokens"][n - 1] for d, n in enumerate(path)):
+            best = path
+    return set(best) | {0}
+
+
+POLICIES = ["recorded", "path", "tree", "rate", "oracle"]
+
+
+def replay(path, method):
+    totals = defaultdict(lambda: defaultdict(lambda: [0.0, 0.0]))  # set -> policy -> [tok, cost]
+    agree = [0, 0]
+    for set_name, steps, commits, output in read_generations(path, method):
+        position = len(commits[0])
+        rate_tokens, rate_cost = 4.0, 4.0  # running rate, starting at 1 with 4 steps' weight
+        for step, commit in zip(steps, commits[1:]):
+            future = output[position:]
+            cost = step["cost"]
+            recorded = set(step["keep"])
+            weighed = all(q >= 0 for q in step["q"])
+            rate = rate_tokens / rate_cost
+            choices = {
+                "recorded": recorded,
+                "path": best_path(step, lambda e, n: e / cost[n - 1]) if weighed else recorded,
+                "tree": best_subtree(step) if weighed else recorded,
+                "rate": (best_path(step, lambda e, n: e - rate * cost[n - 1])
+                         if weighed else recorded),
+                "oracle": oracle(step, future),
+            }
+            if weighed:
+                agree[0] += choices["path"] == recorded
+                agree[1] += 1
+            for name, keep in choices.items():
+                tokens = 1 + accepted_depth(step, keep, future)
+                totals[set_name][name][0] += tokens
+                totals[set_name][name][1] += cost[len(keep) - 1]
+            t = 1 + accepted_depth(step, choices["rate"], future)
+            rate_tokens += t
+            rate_cost += cost[len(choices["rate"]) - 1]
+            position += len(commit)
+    return totals, agree
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("trace")
+    ap.add_argument("--method", default="reader")
+    args = ap.parse_args()
+    totals, agree = replay(args.trace, args.method)
+    if not totals:
+        sys.exit(f"replay_drafts.py: no traced generations of method '{args.method}' in "
+                 f"{args.trace}")
+    print(f"method {args.method}: `path` reproduces {agree[0]} of {agree[1]} recorded choices\n")
+    print("tokens per unit of verification cost (ratio to recorded):\n")
+    print("| set | " + " | ".join(POLICIES) + " |")
+    print("|---|" + "---|" * len(POLICIES))
+    logs = defaultdict(list)
+    for set_name, by_policy in totals.items():
+        base = by_policy["recorded"][0] / by_policy["recorded"][1]
+        cells = []
+        for name in POLICIES:
+            tok, cost = by_policy[name]
+            v = tok / cost
+            logs[name].append(math.log(v / base))
+            cells.append(f"{v:.3f}" if name == "recorded" else f"{v:.3f} ({v / base:.3f})")
+        print(f"| {set_name} | " + " | ".join(cells) + " |")
+    print("| geometric mean, ratio | " +
+          " | ".join(f"{math.exp(sum(v) / len(v)):.3f}" for v in (logs[p] for p in POLICIES)) +
+          " |")
+
+
+if __name__ == "__main__":
+    main()
