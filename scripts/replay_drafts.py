@@ -18,6 +18,9 @@ agreement is printed) or the trace and this script disagree about the policy.
   oracle     the candidate oracle: the longest accepted path, verified alone (no policy can
              beat it with these candidates)
 
+It also prints how well the estimates are calibrated: of the candidate nodes whose parent the
+model accepted, the share it accepted, by tenth of q.
+
 Sampled runs cannot be replayed (a different draft changes nothing, but acceptance is
 decided by each position's draw, which the trace does not hold); use greedy traces.
 
@@ -133,14 +136,32 @@ def oracle(step, future):
 POLICIES = ["recorded", "path", "tree", "rate", "oracle"]
 
 
+def calibration(step, future, counts):
+    """Adds (tried, accepted) per tenth of q for the nodes whose parent was accepted."""
+    ok = {0: True}
+    depth = {0: 0}
+    for i in range(1, len(step["tokens"]) + 1):
+        parent = step["parents"][i - 1]
+        depth[i] = depth[parent] + 1
+        d = depth[i]
+        ok[i] = ok[parent] and d - 1 < len(future) and future[d - 1] == step["tokens"][i - 1]
+        q = step["q"][i - 1]
+        if ok[parent] and q >= 0:
+            cell = counts[min(9, int(q * 10))]
+            cell[0] += 1
+            cell[1] += ok[i]
+
+
 def replay(path, method):
     totals = defaultdict(lambda: defaultdict(lambda: [0.0, 0.0]))  # set -> policy -> [tok, cost]
+    calibrated = defaultdict(lambda: [[0, 0] for _ in range(10)])  # set -> tenth -> [n, ok]
     agree = [0, 0]
     for set_name, steps, commits, output in read_generations(path, method):
         position = len(commits[0])
         rate_tokens, rate_cost = 4.0, 4.0  # running rate, starting at 1 with 4 steps' weight
         for step, commit in zip(steps, commits[1:]):
             future = output[position:]
+            calibration(step, future, calibrated[set_name])
             cost = step["cost"]
             recorded = set(step["keep"])
             weighed = all(q >= 0 for q in step["q"])
@@ -164,7 +185,7 @@ def replay(path, method):
             rate_tokens += t
             rate_cost += cost[len(choices["rate"]) - 1]
             position += len(commit)
-    return totals, agree
+    return totals, agree, calibrated
 
 
 def main():
@@ -172,7 +193,7 @@ def main():
     ap.add_argument("trace")
     ap.add_argument("--method", default="reader")
     args = ap.parse_args()
-    totals, agree = replay(args.trace, args.method)
+    totals, agree, calibrated = replay(args.trace, args.method)
     if not totals:
         sys.exit(f"replay_drafts.py: no traced generations of method '{args.method}' in "
                  f"{args.trace}")
@@ -193,6 +214,12 @@ def main():
     print("| geometric mean, ratio | " +
           " | ".join(f"{math.exp(sum(v) / len(v)):.3f}" for v in (logs[p] for p in POLICIES)) +
           " |")
+    print("\ncalibration: accepted / tried candidates (parent accepted), by tenth of q:\n")
+    print("| set | " + " | ".join(f"{b / 10:.1f}-{(b + 1) / 10:.1f}" for b in range(10)) + " |")
+    print("|---|" + "---|" * 10)
+    for set_name, cells in calibrated.items():
+        print(f"| {set_name} | " + " | ".join(
+            f"{ok / n:.2f} ({n})" if n else "-" for n, ok in cells) + " |")
 
 
 if __name__ == "__main__":
