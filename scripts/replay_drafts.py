@@ -8,7 +8,10 @@ among the same candidates at the same steps; its figure is committed tokens per 
 verification cost (c(1) = one autoregressive step), summed over a set, and its ratio to
 what was recorded. Step boundaries stay those of the recorded run, so a policy that would
 have moved them is judged approximately; `path` must reproduce the recorded choices (its
-agreement is printed) or the trace and this script disagree about the policy.
+agreement is printed) or the trace and this script disagree about the policy. Costs are the
+tuned curve's, as the policy saw them; real steps cost somewhat more, and more so where long
+and short steps alternate (README, "Replaying the policy offline"), so a change that moves
+step sizes still needs an alternated A/B.
 
   recorded   what the drafter verified
   path       Theorem 1 over root-to-node paths (best_path, the default policy)
