@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -54,6 +56,18 @@ TEST(CliBench, SummariesFollowFromThePerPromptRows) {
   EXPECT_EQ(traced, (std::map<std::string, int>{{"code_edit", 3}, {"rag", 3}, {"warm-up", 1}}));
   EXPECT_EQ(prompts, 7);
   for (int n : steps) EXPECT_GT(n, 0) << "a traced generation without steps";
+  // The replay reads the trace and re-makes every choice the drafter made.
+  const std::filesystem::path replayed = out / "replay.md";
+  const std::string replay = "python3 " READER_SOURCE_DIR "/scripts/replay_drafts.py " +
+                             (out / "drafts.jsonl").string() + " > " + replayed.string() + " 2>&1";
+  EXPECT_EQ(std::system(replay.c_str()), 0) << slurp(replayed);
+  const std::string text = slurp(replayed);
+  int agreed = -1, recorded = -2;
+  const size_t at = text.find("reproduces ");
+  ASSERT_NE(at, std::string::npos) << text;
+  ASSERT_EQ(std::sscanf(text.c_str() + at, "reproduces %d of %d", &agreed, &recorded), 2) << text;
+  EXPECT_GT(recorded, 0);
+  EXPECT_EQ(agreed, recorded) << text;
   std::filesystem::remove_all(out);
   EXPECT_NE(md.find("| speedup (total time) |"), std::string::npos) << md;
 
