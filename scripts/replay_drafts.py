@@ -60,20 +60,21 @@ def read_generations(path, method):
     yield from flush()
 
 
-def accepted_depth(step, keep, future):
-    """Deepest kept node whose path the model accepts (0: none)."""
-    ok = {0: True}
-    depth = {0: 0}
-    best = 0
-    for i in range(1, len(step["tokens"]) + 1):
-        parent = step["parents"][i - 1]
-        depth[i] = depth[parent] + 1
-        d = depth[i]
-        ok[i] = (i in keep and ok.get(parent, False) and d - 1 < len(future)
-                 and future[d - 1] == step["tokens"][i - 1])
-        if ok[i]:
-            best = max(best, d)
-    return best
+def judge(step, future):
+    """Each candidate's depth, and whether the output confirms its whole path (root: True)."""
+    depth, matched = [0], [True]
+    for parent, token in zip(step["parents"], step["tokens"]):
+        d = depth[parent] + 1
+        depth.append(d)
+        matched.append(matched[parent] and d - 1 < len(future) and future[d - 1] == token)
+    return depth, matched
+
+
+def accepted_depth(judged, keep):
+    """Deepest kept node whose path the model accepts (0: none); `keep` holds every kept
+    node's parent, as every policy's choice does."""
+    depth, matched = judged
+    return max((depth[i] for i in keep if matched[i]), default=0)
 
 
 def alphas(step):
@@ -116,43 +117,28 @@ def best_subtree(step):
     return set(order[:count]) | {0}
 
 
-def path_to(step, node):
-    """Nodes from the root's child down to `node`."""
-    path = []
-    while node:
-        path.append(node)
-        node = step["parents"][node - 1]
-    return path[::-1]
-
-
-def oracle(step, future):
+def oracle(step, judged):
     """The deepest candidate path the model accepts, alone."""
-    best = []
-    for i in range(1, len(step["tokens"]) + 1):
-        path = path_to(step, i)
-        if len(path) > len(best) and all(
-                d < len(future) and future[d] == step["tokens"][n - 1] for d, n in enumerate(path)):
-            best = path
-    return set(best) | {0}
+    depth, matched = judged
+    node = max(range(len(depth)), key=lambda i: (matched[i] and depth[i], -i))
+    keep = {0}
+    while node:
+        keep.add(node)
+        node = step["parents"][node - 1]
+    return keep
 
 
 POLICIES = ["recorded", "path", "tree", "rate", "oracle"]
 
 
-def calibration(step, future, counts):
+def calibration(step, judged, counts):
     """Adds (tried, accepted) per tenth of q for the nodes whose parent was accepted."""
-    ok = {0: True}
-    depth = {0: 0}
-    for i in range(1, len(step["tokens"]) + 1):
-        parent = step["parents"][i - 1]
-        depth[i] = depth[parent] + 1
-        d = depth[i]
-        ok[i] = ok[parent] and d - 1 < len(future) and future[d - 1] == step["tokens"][i - 1]
-        q = step["q"][i - 1]
-        if ok[parent] and q >= 0:
+    _, matched = judged
+    for i, (parent, q) in enumerate(zip(step["parents"], step["q"]), 1):
+        if matched[parent] and q >= 0:
             cell = counts[min(9, int(q * 10))]
             cell[0] += 1
-            cell[1] += ok[i]
+            cell[1] += matched[i]
 
 
 def replay(path, method):
@@ -163,8 +149,8 @@ def replay(path, method):
         position = len(commits[0])
         rate_tokens, rate_cost = 4.0, 4.0  # running rate, starting at 1 with 4 steps' weight
         for step, commit in zip(steps, commits[1:]):
-            future = output[position:]
-            calibration(step, future, calibrated[set_name])
+            judged = judge(step, output[position:])
+            calibration(step, judged, calibrated[set_name])
             cost = step["cost"]
             recorded = set(step["keep"])
             weighed = all(q >= 0 for q in step["q"])
@@ -175,18 +161,18 @@ def replay(path, method):
                 "tree": best_subtree(step) if weighed else recorded,
                 "rate": (best_path(step, lambda e, n: e - rate * cost[n - 1])
                          if weighed else recorded),
-                "oracle": oracle(step, future),
+                "oracle": oracle(step, judged),
             }
             if weighed:
                 agree[0] += choices["path"] == recorded
                 agree[1] += 1
             for name, keep in choices.items():
-                tokens = 1 + accepted_depth(step, keep, future)
+                tokens, price = 1 + accepted_depth(judged, keep), cost[len(keep) - 1]
                 totals[set_name][name][0] += tokens
-                totals[set_name][name][1] += cost[len(keep) - 1]
-            t = 1 + accepted_depth(step, choices["rate"], future)
-            rate_tokens += t
-            rate_cost += cost[len(choices["rate"]) - 1]
+                totals[set_name][name][1] += price
+                if name == "rate":
+                    rate_tokens += tokens
+                    rate_cost += price
             position += len(commit)
     return totals, agree, calibrated
 

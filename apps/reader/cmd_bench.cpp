@@ -23,6 +23,7 @@
 #include "progress.h"
 #include "prompt_render.h"
 #include "prompt_sets.h"
+#include "reader/draft_trace.h"
 #include "reader/methods.h"
 #include "reader/profile.h"
 #include "verify/prefill.h"

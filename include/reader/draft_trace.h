@@ -25,15 +25,18 @@
 
 namespace reader {
 
+class CostCurve;
+
 class DraftTrace {
  public:
   explicit DraftTrace(std::ostream& out) : out_(out) {}
   void run(std::string_view set, std::string_view id, std::string_view method);
   void prompt(TokenSpan prompt);
-  // `q[i]` for every node of `candidates` (q[0] ignored), `cost[k - 1]` = c(k) for k = 1 ..
-  // candidates.size(), `keep` the verified nodes, root first.
+  // `q[i]` for every node of `candidates` (q[0] ignored; empty: not weighed, written as -1),
+  // `cost` the curve at this context (written for sizes 1 .. candidates.size()), `keep` the
+  // verified nodes, root first (empty: all of them).
   void step(size_t context, const DraftTree& candidates, const std::vector<double>& q,
-            const std::vector<double>& cost, const std::vector<int>& keep);
+            const CostCurve& cost, const std::vector<int>& keep);
   void commit(TokenSpan committed);
 
  private:

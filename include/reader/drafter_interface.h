@@ -10,11 +10,12 @@
 #include <functional>
 #include <vector>
 
-#include "reader/draft_trace.h"
 #include "reader/draft_tree.h"
 #include "reader/tokens.h"
 
 namespace reader {
+
+class DraftTrace;  // draft_trace.h
 
 // Logits row of a node of the tree just verified.
 using NodeLogits = std::function<const float*(int node)>;

@@ -2,6 +2,9 @@
 #include "reader/draft_trace.h"
 
 #include <nlohmann/json.hpp>
+#include <numeric>
+
+#include "reader/tree_policy.h"
 
 namespace reader {
 
@@ -16,14 +19,20 @@ void DraftTrace::prompt(TokenSpan prompt) {
 }
 
 void DraftTrace::step(size_t context, const DraftTree& candidates, const std::vector<double>& q,
-                      const std::vector<double>& cost, const std::vector<int>& keep) {
+                      const CostCurve& cost, const std::vector<int>& keep) {
   json parents = json::array(), tokens = json::array(), sources = json::array(),
-       rates = json::array();
+       rates = json::array(), prices = json::array();
   for (int i = 1; i < candidates.size(); ++i) {
     parents.push_back(candidates.parent(i));
     tokens.push_back(candidates.token(i));
     sources.push_back(static_cast<int>(candidates.source(i)));
-    rates.push_back(q[static_cast<size_t>(i)]);
+    rates.push_back(q.empty() ? -1.0 : q[static_cast<size_t>(i)]);
+  }
+  for (int n = 1; n <= candidates.size(); ++n) prices.push_back(cost(n));
+  std::vector<int> verified = keep;
+  if (verified.empty()) {
+    verified.resize(static_cast<size_t>(candidates.size()));
+    std::iota(verified.begin(), verified.end(), 0);
   }
   out_ << json{{"step",
                 {{"context", context},
@@ -31,8 +40,8 @@ void DraftTrace::step(size_t context, const DraftTree& candidates, const std::ve
                  {"tokens", tokens},
                  {"sources", sources},
                  {"q", rates},
-                 {"cost", cost},
-                 {"keep", keep}}}}
+                 {"cost", prices},
+                 {"keep", verified}}}}
               .dump()
        << '\n';
 }

@@ -2,6 +2,7 @@
 // then pruning to the tree worth verifying on this machine (Theorem 1).
 #include <algorithm>
 
+#include "reader/draft_trace.h"
 #include "reader/drafter.h"
 
 namespace reader {
@@ -143,18 +144,8 @@ DraftTree ReaderDrafter::draft(TokenSpan context, int budget_cap) {
       }
     }
   }
-  // The trace gets the candidates, their estimates (-1: not weighed), prices and the choice.
-  const auto trace = [&](const std::vector<double>& q, const std::vector<int>& keep) {
-    std::vector<double> prices;
-    for (int n = 1; n <= tree.size(); ++n) prices.push_back(cost(n));
-    trace_->step(context.size(), tree, q, prices, keep);
-  };
   if (calibrate_ || !shape_.adaptive || tree.size() == 1) {
-    if (trace_) {
-      std::vector<int> all(static_cast<size_t>(tree.size()));
-      for (int i = 0; i < tree.size(); ++i) all[static_cast<size_t>(i)] = i;
-      trace(std::vector<double>(all.size(), -1.0), all);
-    }
+    if (trace_) trace_->step(context.size(), tree, {}, cost, {});  // all of it, not weighed
     return tree;
   }
 
@@ -176,7 +167,7 @@ DraftTree ReaderDrafter::draft(TokenSpan context, int budget_cap) {
         q[static_cast<size_t>(i)] = 0.0;
   const std::vector<int> keep =
       shape_.single_path ? best_path(tree, q, cost) : best_subtree(tree, q, cost);
-  if (trace_) trace(q, keep);
+  if (trace_) trace_->step(context.size(), tree, q, cost, keep);
   std::vector<int> new_index(static_cast<size_t>(tree.size()), -1);
   for (size_t k = 0; k < keep.size(); ++k)
     new_index[static_cast<size_t>(keep[k])] = static_cast<int>(k);

@@ -59,7 +59,8 @@ TEST(DraftTraceTest, OneJsonObjectPerLineWithTheTreeAsParents) {
   tree.add(0, 13, DraftSource::kSpeculator);
   trace.run("rag", "3", "reader");
   trace.prompt(Tokens{1, 2, 7});
-  trace.step(3, tree, {1.0, 0.5, 0.25, 0.125}, {1.0, 1.1, 1.2, 1.3}, {0, 1});
+  trace.step(3, tree, {1.0, 0.5, 0.25, 0.125}, CostCurve({{1, 1.0}, {2, 1.1}, {3, 1.2}, {4, 1.3}}),
+             {0, 1});
   trace.commit(Tokens{11, 40});
   std::istringstream in(out.str());
   std::vector<nlohmann::json> lines;

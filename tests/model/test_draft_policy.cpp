@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "lossless_check.h"
+#include "reader/draft_trace.h"
 #include "reader/verify.h"
 #include "test_profile_fixture.h"
 
