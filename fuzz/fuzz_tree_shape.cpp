@@ -20,9 +20,9 @@ bool same(const reader::TreeShape& a, const reader::TreeShape& b) {
     if (a.speculator[i].parent != b.speculator[i].parent ||
         a.speculator[i].rank != b.speculator[i].rank)
       return false;
-  return a.d_search == b.d_search && a.d_deep == b.d_deep && a.deepen_at == b.deepen_at &&
-         a.max_suffix_len == b.max_suffix_len && a.adaptive == b.adaptive &&
-         a.single_path == b.single_path;
+  return a.d_search == b.d_search && a.d_deep == b.d_deep && a.d_copy == b.d_copy &&
+         a.deepen_at == b.deepen_at && a.max_suffix_len == b.max_suffix_len &&
+         a.adaptive == b.adaptive && a.single_path == b.single_path;
 }
 
 }  // namespace

@@ -80,9 +80,13 @@ double mean_speculator_rate(const AcceptanceCounts& counts, const std::vector<do
 }
 
 // The speculator template whose expected accepted tokens per unit of cost is highest under
-// the calibrated rates (Theorem 1): prune the default template's least likely nodes.
+// the calibrated rates (Theorem 1): prune the default template's least likely nodes. Judged
+// over root-to-node paths where one path is verified (single_path), over subtrees where whole
+// trees are: sized by subtrees, a single-path drafter got candidates it would not verify at
+// those rates, and ran slower (README, "Calibration", session 27).
 std::vector<TemplateNode> tuned_template(const std::vector<TemplateNode>& tmpl,
-                                         const AcceptanceCounts& counts, const CostCurve& cost) {
+                                         const AcceptanceCounts& counts, const CostCurve& cost,
+                                         bool single_path) {
   const std::vector<double> priors = acceptance_priors(counts);
   DraftTree tree(0, static_cast<int>(tmpl.size()) + 1);
   std::vector<double> q = {1.0};
@@ -92,7 +96,8 @@ std::vector<TemplateNode> tuned_template(const std::vector<TemplateNode>& tmpl,
     q.push_back(
         mean_speculator_rate(counts, priors, tree.depth(static_cast<int>(i) + 1), tmpl[i].rank));
   }
-  const std::vector<int> keep = best_subtree(tree, q, cost);
+  const std::vector<int> keep =
+      single_path ? best_path(tree, q, cost) : best_subtree(tree, q, cost);
   std::vector<int> new_index(tmpl.size() + 1, -1);
   std::vector<TemplateNode> out;
   for (int node : keep) {
@@ -188,6 +193,7 @@ void write_plots(const Profile& p, const std::filesystem::path& stem) {
         {DraftSource::kWidening, f, 3, Agreement::kBoth}, f);
     put(greedy, "deepening by match length, this text's guess",
         {DraftSource::kDeepening, f, 3, Agreement::kText}, f);
+    put(greedy, "copy by match length, depth 4+", {DraftSource::kCopy, f, 3, Agreement::kText}, f);
   }
   if (p.acceptance_sampled.total_tried() > 0) {
     const std::vector<double> sampled = acceptance_priors(p.acceptance_sampled);
@@ -226,6 +232,9 @@ void print_acceptance(const AcceptanceCounts& counts) {
     std::string feature = k.source == DraftSource::kSpeculator
                               ? fmt::format("depth {} rank {} confidence {}", k.feature / 4 + 1,
                                             k.feature % 4, k.strength)
+                          : k.source == DraftSource::kCopy
+                              ? fmt::format("match {} depth {}{}", k.feature, k.strength + 1,
+                                            k.strength == 3 ? "+" : "")
                               : fmt::format("match {} share {} {}", k.feature, k.strength,
                                             agreement_name(k.agreement));
     std::printf("| %s | %s | %.2f | %.0f |\n", std::string(to_string(k.source)).c_str(),
@@ -255,8 +264,11 @@ void run_tune(const TuneFlags& f) {
     try {
       const Profile old = load_profile(out);
       check_profile_matches(old, *model, out);
+      // A profile from before the copy path (session 27) holds no counts for it, and its
+      // shape leaves it off: calibrate again.
+      const bool knows_copy = old.shape && old.shape->d_copy > 0;
       if (cost_is_current(old, *model) && !old.cost.batch().empty() &&
-          (f.cost_only || (old.acceptance.total_tried() > 0 &&
+          (f.cost_only || (knows_copy && old.acceptance.total_tried() > 0 &&
                            (f.sampling_temp <= 0 || old.acceptance_sampled.total_tried() > 0)))) {
         std::printf("profile %s is current for this machine\n", out.c_str());
         return;
@@ -304,6 +316,7 @@ void run_tune(const TuneFlags& f) {
                                 items.size(), fmt::join(f.sets, ","), f.prompt_offset, f.max_tokens,
                                 greedy.tokens);
     print_acceptance(p.acceptance);
+    std::fflush(stdout);  // before the next progress bar writes to stderr
     p.acceptance_sampled = AcceptanceCounts{};
     p.sampled_temperature = 0;
     if (f.sampling_temp > 0) {
@@ -323,7 +336,8 @@ void run_tune(const TuneFlags& f) {
     // Theorem 1 on the calibrated rates at the typical calibration context.
     TreeShape shape = default_tree_shape(Method::kReader);
     const int typical = contexts.empty() ? 512 : static_cast<int>(median(contexts));
-    shape.speculator = tuned_template(shape.speculator, p.acceptance, p.cost.at(typical));
+    shape.speculator =
+        tuned_template(shape.speculator, p.acceptance, p.cost.at(typical), shape.single_path);
     p.shape = shape;
     std::printf("\ntree shape chosen (Theorem 1 at %d cached tokens): %s\n", typical,
                 tree_shape_to_json(shape).c_str());

@@ -59,6 +59,7 @@ struct TreeShape {
   std::vector<TemplateNode> speculator;  // speculator template (parents first)
   int d_search = 8;                      // depth of the widening path (0: no widening)
   int d_deep = 4;                        // depth of the deepening path (0: no deepening)
+  int d_copy = 0;     // depth of the copy path (context_copy.h; 0: none, as in shapes before it)
   int deepen_at = 2;  // depth of the speculator node that seeds deepening (paper: min(2, d_draft))
   int max_suffix_len = 8;  // context suffix the searches match (L)
   bool adaptive = true;    // prune to the tree worth verifying (Theorem 1, tree_policy.h)
@@ -131,7 +132,7 @@ struct DraftPolicy {
   SharedDraftState* shared = nullptr;
 };
 
-// The READER drafter: speculator (optional) + widening + deepening.
+// The READER drafter: speculator (optional) + widening + deepening + copy.
 class ReaderDrafter : public Drafter {
  public:
   // `speculator` may be null (retrieval only); `datastore` may be null (trie only).
@@ -202,6 +203,7 @@ class ReaderDrafter : public Drafter {
 
   void add_retrieval_path(DraftTree& tree, int parent, TokenSpan context, int depth,
                           DraftSource source);
+  void add_copy_path(DraftTree& tree, TokenSpan context);
 };
 
 }  // namespace reader

@@ -32,6 +32,7 @@ enum class DraftSource : std::uint8_t {
   kWidening,
   kDeepening,
   kSuffix,  // SuffixDecoding (method suffix): prompt / earlier-output suffix trees
+  kCopy,    // READER: the text's latest repeat, followed where it occurred (context_copy.h)
   kCount
 };
 std::string_view to_string(DraftSource source);

@@ -108,11 +108,13 @@ inline constexpr int kAgreements = 4;
 
 // What a node's acceptance depends on: who drafted it and with how much evidence.
 struct NodeKind {
-  DraftSource source = DraftSource::kSpeculator;  // speculator, widening or deepening
-  int feature = 0;   // speculator: 4 * (depth - 1) + sibling rank; retrieval: match length
-  int strength = 0;  // share of the evidence, buckets 0..3: retrieval, of its level's counts;
-                     // speculator, of the probability its source row gave (its confidence)
+  DraftSource source = DraftSource::kSpeculator;  // speculator, widening, deepening or copy
+  int feature = 0;   // speculator: 4 * (depth - 1) + sibling rank; retrieval, copy: match length
+  int strength = 0;  // buckets 0..3. Widening, deepening: the share of its level's counts;
+                     // speculator: the probability its source row gave (its confidence);
+                     // copy: depth below the root, 4 and deeper in the last
   Agreement agreement = Agreement::kText;  // retrieval: which sources' own best guess it is
+                                           // (copy: always kText, see add_copy_path)
 };
 
 // The kind of a speculator node at `depth` (1 = child of the root) holding its parent's
@@ -127,7 +129,7 @@ inline NodeKind speculator_kind(int depth, int rank, int strength = 0) {
 class AcceptanceCounts {
  public:
   static constexpr int kFeatures = 64;
-  static constexpr int kCells = 3 * kFeatures * 4 * kAgreements;
+  static constexpr int kCells = 4 * kFeatures * 4 * kAgreements;
   AcceptanceCounts();
   void add(const NodeKind& kind, bool accepted, double weight = 1.0);
   double accepted(int cell) const { return accepted_[static_cast<size_t>(cell)]; }

@@ -11,12 +11,15 @@ namespace reader {
 namespace {
 
 constexpr int kStrengths = 4;
-constexpr int kSources = 3;
+constexpr int kSources = 4;  // speculator, widening, deepening, copy
 // Pseudo-observations a group's estimate lends to the finer group below it.
 constexpr double kBackoffWeight = 4.0;
 
 int source_index(DraftSource s) {
-  return s == DraftSource::kSpeculator ? 0 : s == DraftSource::kWidening ? 1 : 2;
+  return s == DraftSource::kSpeculator  ? 0
+         : s == DraftSource::kWidening  ? 1
+         : s == DraftSource::kDeepening ? 2
+                                        : 3;
 }
 
 // The one layout of the cells: source, then feature, strength, agreement (all in range).
@@ -86,7 +89,8 @@ NodeKind AcceptanceCounts::kind(int cell) {
   const int src = cell / kFeatures;
   k.source = src == 0   ? DraftSource::kSpeculator
              : src == 1 ? DraftSource::kWidening
-                        : DraftSource::kDeepening;
+             : src == 2 ? DraftSource::kDeepening
+                        : DraftSource::kCopy;
   return k;
 }
 

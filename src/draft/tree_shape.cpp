@@ -1,7 +1,7 @@
 // TreeShape: validation and the JSON file format behind --tree.
 //
 // {"speculator": [[-1,0],[-1,1],[0,0]],   // [parent, rank] per template node
-//  "d_search": 8, "d_deep": 4, "deepen_at": 2, "max_suffix_len": 8,
+//  "d_search": 8, "d_deep": 4, "d_copy": 16, "deepen_at": 2, "max_suffix_len": 8,
 //  "adaptive": false, "single_path": true}
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -13,7 +13,8 @@
 namespace reader {
 
 int TreeShape::budget() const {
-  return 1 + static_cast<int>(speculator.size()) + std::max(0, d_search) + std::max(0, d_deep);
+  return 1 + static_cast<int>(speculator.size()) + std::max(0, d_search) + std::max(0, d_deep) +
+         std::max(0, d_copy);
 }
 
 void TreeShape::validate(int max_branches) const {
@@ -32,11 +33,12 @@ void TreeShape::validate(int max_branches) const {
   }
   if (d_search < 0 || d_search > 128) bad("d_search must be in 0..128");
   if (d_deep < 0 || d_deep > 128) bad("d_deep must be in 0..128");
+  if (d_copy < 0 || d_copy > 128) bad("d_copy must be in 0..128");
   if (deepen_at < 1 || deepen_at > 16) bad("deepen_at must be in 1..16");
   if (max_suffix_len < 1 || max_suffix_len > 64) bad("max_suffix_len must be in 1..64");
   int leaves = 0;
   for (int c : children) leaves += c == 0;
-  leaves += (d_search > 0) + (d_deep > 0);
+  leaves += (d_search > 0) + (d_deep > 0) + (d_copy > 0);
   if (leaves > max_branches)
     bad(std::to_string(leaves) + " branches exceed the " + std::to_string(max_branches) +
         " sequence ids available");
@@ -60,6 +62,8 @@ TreeShape parse_tree_shape(std::string_view text, const std::string& where) {
         s.d_search = detail::json_int(value, "d_search");
       else if (key == "d_deep")
         s.d_deep = detail::json_int(value, "d_deep");
+      else if (key == "d_copy")
+        s.d_copy = detail::json_int(value, "d_copy");
       else if (key == "deepen_at")
         s.deepen_at = detail::json_int(value, "deepen_at");
       else if (key == "max_suffix_len")
@@ -90,13 +94,10 @@ TreeShape load_tree_shape(const std::filesystem::path& path) {
 std::string tree_shape_to_json(const TreeShape& s) {
   nlohmann::json spec = nlohmann::json::array();
   for (const auto& n : s.speculator) spec.push_back({n.parent, n.rank});
-  const nlohmann::json j = {{"speculator", spec},
-                            {"d_search", s.d_search},
-                            {"d_deep", s.d_deep},
-                            {"deepen_at", s.deepen_at},
-                            {"max_suffix_len", s.max_suffix_len},
-                            {"adaptive", s.adaptive},
-                            {"single_path", s.single_path}};
+  const nlohmann::json j = {{"speculator", spec},       {"d_search", s.d_search},
+                            {"d_deep", s.d_deep},       {"d_copy", s.d_copy},
+                            {"deepen_at", s.deepen_at}, {"max_suffix_len", s.max_suffix_len},
+                            {"adaptive", s.adaptive},   {"single_path", s.single_path}};
   return j.dump();
 }
 

@@ -49,6 +49,7 @@ TreeShape default_tree_shape(Method method) {
       s.speculator = recycling_tree;
       s.d_search = 16;
       s.d_deep = 8;
+      s.d_copy = 16;
       break;
     case Method::kRetrieval:
       s.d_search = 16;

@@ -51,6 +51,8 @@ std::string_view to_string(DraftSource source) {
       return "deepening";
     case DraftSource::kSuffix:
       return "suffix";
+    case DraftSource::kCopy:
+      return "copy";
     case DraftSource::kCount:
       break;
   }
