@@ -2,7 +2,7 @@
 // a 4-, 8- or 16-token decode, 10 ms of scalar spinning, 10 ms asleep), each followed by ten
 // one-token decodes. Prints each slot's median ms and the summed excess over "none", in
 // one-token decodes: what a disturbance costs the decodes after it.
-#include "probe.h"
+#include "../../session24/probes/probe.h"
 #include <cstdio>
 #include <cstdlib>
 #include <string>

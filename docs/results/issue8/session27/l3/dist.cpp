@@ -1,6 +1,6 @@
 // dist MODEL CTX ROUNDS KIND AMOUNT: rounds of 6 one-token decodes preceded by a disturbance
 // (KIND: none | decode N tokens | read MB sequentially | rread MB reversed); prints each slot's median ms.
-#include "probe.h"
+#include "../../session24/probes/probe.h"
 #include <cstdio>
 #include <cstdlib>
 #include <string>
