@@ -264,9 +264,12 @@ void run_tune(const TuneFlags& f) {
     try {
       const Profile old = load_profile(out);
       check_profile_matches(old, *model, out);
-      // A profile from before the copy path (session 27) holds no counts for it, and its
-      // shape leaves it off: calibrate again.
-      const bool knows_copy = old.shape && old.shape->d_copy > 0;
+      // A profile from before the copy path (session 27) holds no counts for it: calibrate
+      // again.
+      bool knows_copy = false;
+      for (int cell = 0; cell < AcceptanceCounts::kCells; ++cell)
+        knows_copy |= AcceptanceCounts::kind(cell).source == DraftSource::kCopy &&
+                      old.acceptance.tried(cell) > 0;
       if (cost_is_current(old, *model) && !old.cost.batch().empty() &&
           (f.cost_only || (knows_copy && old.acceptance.total_tried() > 0 &&
                            (f.sampling_temp <= 0 || old.acceptance_sampled.total_tried() > 0)))) {

@@ -4,7 +4,9 @@
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
+#include <string>
 
+#include "reader/generate.h"
 #include "reader/tree_policy.h"
 
 namespace reader {
@@ -16,10 +18,19 @@ constexpr int kSources = 4;  // speculator, widening, deepening, copy
 constexpr double kBackoffWeight = 4.0;
 
 int source_index(DraftSource s) {
-  return s == DraftSource::kSpeculator  ? 0
-         : s == DraftSource::kWidening  ? 1
-         : s == DraftSource::kDeepening ? 2
-                                        : 3;
+  switch (s) {
+    case DraftSource::kSpeculator:
+      return 0;
+    case DraftSource::kWidening:
+      return 1;
+    case DraftSource::kDeepening:
+      return 2;
+    case DraftSource::kCopy:
+      return 3;
+    default:  // the root, and SuffixDecoding, which weighs its own drafts
+      throw std::invalid_argument("no acceptance kind for draft source " +
+                                  std::string(to_string(s)));
+  }
 }
 
 // The one layout of the cells: source, then feature, strength, agreement (all in range).
@@ -122,7 +133,8 @@ std::vector<double> acceptance_priors(const AcceptanceCounts& counts) {
   for (int src = 0; src < kSources; ++src) {
     for (int f = 0; f < F; ++f) {
       for (int ag = 0; ag < kAgreements; ++ag) {
-        // Level 1: every source of the same class at this feature (and agreement, for retrieval).
+        // Level 1: every source of the same class at this feature (and agreement, for retrieval;
+        // the copy counts as retrieval here, its feature being the match at its root).
         double a1 = 0, n1 = 0, a2 = 0, n2 = 0;
         for (int s2 = 0; s2 < kSources; ++s2) {
           if ((s2 == 0) != (src == 0)) continue;

@@ -1,5 +1,5 @@
-// ReaderDrafter: speculator tree, then READER's widening and deepening (Algorithm 1),
-// then pruning to the tree worth verifying on this machine (Theorem 1).
+// ReaderDrafter: speculator tree, then READER's widening and deepening (Algorithm 1) and the
+// copy path, then pruning to the tree worth verifying on this machine (Theorem 1).
 #include <algorithm>
 
 #include "reader/context_copy.h"
@@ -26,7 +26,7 @@ int speculator_strength(const DraftTree& tree, int node) {
   return share_bucket(above > 0 ? tree.score(node) / above : 0.0);
 }
 
-// Retrieval's nodes (widening, deepening) copy tokens, which this text's TokenRecord judges;
+// Retrieval's nodes (widening, deepening, copy) copy tokens, which this text's TokenRecord judges;
 // the speculator's guesses come from a model's logits and are left to their kind's rate.
 bool judged_by_token_record(const NodeKind& kind) {
   return kind.source != DraftSource::kSpeculator;

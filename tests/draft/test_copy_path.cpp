@@ -58,5 +58,25 @@ TEST(CopyPathTest, SharesWhatTheTrieAlsoDraftsAndIsOffInOlderShapes) {
   EXPECT_THROW(parse_tree_shape(R"({"d_copy": 129})", "t").validate(8), std::invalid_argument);
 }
 
+TEST(CopyPathTest, ItsOwnNodesAreWeighedAndKept) {
+  // Alone (no widening), after a 10-token repeat: the copy's nodes carry estimates of their
+  // own kind, so Theorem 1 keeps some of them; without proposals they would weigh 0.
+  Tokens prompt;
+  for (Token t = 1; t <= 10; ++t) prompt.push_back(t);
+  prompt.push_back(50);
+  for (Token t = 1; t <= 10; ++t) prompt.push_back(t);
+  prompt.push_back(60);
+  for (Token t = 1; t <= 10; ++t) prompt.push_back(t);
+  TreeShape s = shape(4);
+  s.d_search = 0;
+  s.adaptive = true;
+  ReaderDrafter d(s, nullptr, nullptr, true, DraftPolicy{});
+  d.begin(prompt);
+  const DraftTree t = d.draft(prompt, 1 << 10);
+  ASSERT_GE(t.size(), 2);
+  EXPECT_EQ(t.token(1), 60);
+  for (int i = 1; i < t.size(); ++i) EXPECT_EQ(t.source(i), DraftSource::kCopy);
+}
+
 }  // namespace
 }  // namespace reader
