@@ -41,29 +41,31 @@ def common(a, b):
     while k < len(a) and k < len(b) and a[k] == b[k]: k += 1
     return k
 
-if __name__ == '__main__':
-    path = sys.argv[1]
-    stats = defaultdict(lambda: defaultdict(float))
+def judged_steps(path):
+    """(set, step, the context up to its root as an array, the committed future, the deepest
+    accepted candidate of READER's tree, the recorded choice's accepted depth) per step."""
     for set_name, prompt, steps, commits in read_with_prompt(path):
         if prompt is None: continue
-        if isinstance(prompt, dict): prompt = prompt.get('tokens', prompt)
         out = [t for c in commits for t in c]
         position = len(commits[0])
         for step, commit in zip(steps, commits[1:]):
             future = out[position:]
-            ctx = np.array(list(prompt) + out[:position])
             depth, matched = R.judge(step, future)
-            reader_best = max((d for d, m in zip(depth, matched) if m), default=0)
-            rec = R.accepted_depth((depth, matched), set(step['keep']))
-            draft, L = recent_copy(ctx)
-            # the root is the first committed token of this step: the draft continues after it
-            # (trace nodes: node 0 = root = future[0]?)
-            acc = common(draft, future)
-            s = stats[set_name]
-            s['steps'] += 1; s['reader_best'] += reader_best; s['recorded'] += rec; s['recent'] += acc
-            s['recent_better'] += acc > reader_best; s['reader_better'] += reader_best > acc
-            s['max_both'] += max(acc, reader_best)
+            best = max((d for d, m in zip(depth, matched) if m), default=0)
+            recorded = R.accepted_depth((depth, matched), set(step['keep']))
+            yield set_name, np.array(list(prompt) + out[:position]), future, best, recorded
             position += len(commit)
+
+if __name__ == '__main__':
+    path = sys.argv[1]
+    stats = defaultdict(lambda: defaultdict(float))
+    for set_name, ctx, future, reader_best, rec in judged_steps(path):
+        draft, L = recent_copy(ctx)  # it continues after the root, as READER's candidates do
+        acc = common(draft, future)
+        s = stats[set_name]
+        s['steps'] += 1; s['reader_best'] += reader_best; s['recorded'] += rec; s['recent'] += acc
+        s['recent_better'] += acc > reader_best; s['reader_better'] += reader_best > acc
+        s['max_both'] += max(acc, reader_best)
     for k, s in stats.items():
         n = s['steps']
         print(f"{k:14s} steps {int(n):5d} recorded {s['recorded']/n:.2f} reader-best {s['reader_best']/n:.2f} recent-copy {s['recent']/n:.2f} max-both {s['max_both']/n:.2f} recent>reader {s['recent_better']/n:.1%} reader>recent {s['reader_better']/n:.1%}")
@@ -71,17 +73,7 @@ if __name__ == '__main__':
     # variants: depth cap and pick
     for cap, pick, maxlen in [(16, 'recent', 32), (16, 'oldest', 32), (16, 'recent', 15), (8, 'recent', 32)]:
         tot = defaultdict(lambda: [0, 0.0, 0.0])
-        for set_name, prompt, steps, commits in read_with_prompt(path):
-            if prompt is None: continue
-            out = [t for c in commits for t in c]
-            position = len(commits[0])
-            for step, commit in zip(steps, commits[1:]):
-                future = out[position:]
-                ctx = np.array(list(prompt) + out[:position])
-                depth, matched = R.judge(step, future)
-                rb = max((d for d, m in zip(depth, matched) if m), default=0)
-                draft, L = recent_copy(ctx, maxlen=maxlen, depth=cap, pick=pick)
-                t = tot[set_name]; t[0] += 1; t[1] += common(draft, future); t[2] += max(rb, common(draft, future))
-                position += len(commit)
+        for set_name, ctx, future, rb, _ in judged_steps(path):
+            draft, L = recent_copy(ctx, maxlen=maxlen, depth=cap, pick=pick)
+            t = tot[set_name]; t[0] += 1; t[1] += common(draft, future); t[2] += max(rb, common(draft, future))
         print(cap, pick, maxlen, ' '.join(f"{k[:6]}:{v[1]/v[0]:.2f}/{v[2]/v[0]:.2f}" for k, v in tot.items()))
-
