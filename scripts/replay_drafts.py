@@ -38,26 +38,38 @@ from collections import defaultdict
 
 
 def read_generations(path, method):
-    """Yields (set, steps, output) per traced generation of `method`; steps[i] precedes the
-    commit i + 1 (commit 0 is the token prefill produced)."""
-    label, steps, commits = None, [], []
+    """Yields (set, prompt, steps, commits) per traced generation of `method`; steps[i]
+    precedes the commit i + 1 (commit 0 is the token prefill produced)."""
+    label, prompt, steps, commits = None, [], [], []
 
     def flush():
         if label and label["method"] == method and label["set"] != "warm-up" and commits:
-            output = [t for c in commits for t in c]
-            yield label["set"], steps, commits, output
+            yield label["set"], prompt, steps, commits
 
     with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
         for line in f:
             obj = json.loads(line)
             if "run" in obj:
                 yield from flush()
-                label, steps, commits = obj["run"], [], []
+                label, prompt, steps, commits = obj["run"], [], [], []
+            elif "prompt" in obj:
+                prompt = obj["prompt"]
             elif "step" in obj:
                 steps.append(obj["step"])
             elif "commit" in obj:
                 commits.append(obj["commit"])
     yield from flush()
+
+
+def generation_steps(prompt, steps, commits):
+    """(context, step, future) for each step of one traced generation: the tokens before it
+    (prompt and output so far, ending with the step's root), its record, and the output the
+    model committed after the root, to the end of the generation."""
+    output = [t for c in commits for t in c]
+    position = len(commits[0])
+    for step, commit in zip(steps, commits[1:]):
+        yield prompt + output[:position], step, output[position:]
+        position += len(commit)
 
 
 def judge(step, future):
@@ -145,11 +157,10 @@ def replay(path, method):
     totals = defaultdict(lambda: defaultdict(lambda: [0.0, 0.0]))  # set -> policy -> [tok, cost]
     calibrated = defaultdict(lambda: [[0, 0] for _ in range(10)])  # set -> tenth -> [n, ok]
     agree = [0, 0]
-    for set_name, steps, commits, output in read_generations(path, method):
-        position = len(commits[0])
+    for set_name, prompt, steps, commits in read_generations(path, method):
         rate_tokens, rate_cost = 4.0, 4.0  # running rate, starting at 1 with 4 steps' weight
-        for step, commit in zip(steps, commits[1:]):
-            judged = judge(step, output[position:])
+        for _, step, future in generation_steps(prompt, steps, commits):
+            judged = judge(step, future)
             calibration(step, judged, calibrated[set_name])
             cost = step["cost"]
             recorded = set(step["keep"])
@@ -173,7 +184,6 @@ def replay(path, method):
                 if name == "rate":
                     rate_tokens += tokens
                     rate_cost += price
-            position += len(commit)
     return totals, agree, calibrated
 
 

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -124,12 +125,18 @@ inline NodeKind speculator_kind(int depth, int rank, int strength = 0) {
           Agreement::kText};
 }
 
+// The sources whose nodes READER weighs by kind, in the order of the acceptance cells (the
+// root is not drafted; SuffixDecoding scores its own drafts).
+inline constexpr std::array<DraftSource, 4> kWeighedSources = {
+    DraftSource::kSpeculator, DraftSource::kWidening, DraftSource::kDeepening, DraftSource::kCopy};
+
 // Acceptance counts per kind of node: how often a node was accepted when its parent was.
 // `reader tune` collects them on calibration prompts; profiles store them.
 class AcceptanceCounts {
  public:
   static constexpr int kFeatures = 64;
-  static constexpr int kCells = 4 * kFeatures * 4 * kAgreements;
+  static constexpr int kCells =
+      static_cast<int>(kWeighedSources.size()) * kFeatures * 4 * kAgreements;
   AcceptanceCounts();
   void add(const NodeKind& kind, bool accepted, double weight = 1.0);
   double accepted(int cell) const { return accepted_[static_cast<size_t>(cell)]; }

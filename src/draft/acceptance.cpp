@@ -13,24 +13,15 @@ namespace reader {
 namespace {
 
 constexpr int kStrengths = 4;
-constexpr int kSources = 4;  // speculator, widening, deepening, copy
+constexpr int kSources = static_cast<int>(kWeighedSources.size());
 // Pseudo-observations a group's estimate lends to the finer group below it.
 constexpr double kBackoffWeight = 4.0;
 
 int source_index(DraftSource s) {
-  switch (s) {
-    case DraftSource::kSpeculator:
-      return 0;
-    case DraftSource::kWidening:
-      return 1;
-    case DraftSource::kDeepening:
-      return 2;
-    case DraftSource::kCopy:
-      return 3;
-    default:  // the root, and SuffixDecoding, which weighs its own drafts
-      throw std::invalid_argument("no acceptance kind for draft source " +
-                                  std::string(to_string(s)));
-  }
+  const auto* it = std::find(kWeighedSources.begin(), kWeighedSources.end(), s);
+  if (it == kWeighedSources.end())
+    throw std::invalid_argument("no acceptance kind for draft source " + std::string(to_string(s)));
+  return static_cast<int>(it - kWeighedSources.begin());
 }
 
 // The one layout of the cells: source, then feature, strength, agreement (all in range).
@@ -97,11 +88,7 @@ NodeKind AcceptanceCounts::kind(int cell) {
   k.strength = cell % kStrengths;
   cell /= kStrengths;
   k.feature = cell % kFeatures;
-  const int src = cell / kFeatures;
-  k.source = src == 0   ? DraftSource::kSpeculator
-             : src == 1 ? DraftSource::kWidening
-             : src == 2 ? DraftSource::kDeepening
-                        : DraftSource::kCopy;
+  k.source = kWeighedSources[static_cast<size_t>(cell / kFeatures)];
   return k;
 }
 

@@ -67,8 +67,7 @@ std::string hex(std::uint64_t v) {
 std::string source_name(DraftSource s) { return std::string(to_string(s)); }
 
 DraftSource parse_source(const std::string& s) {
-  for (DraftSource d : {DraftSource::kSpeculator, DraftSource::kWidening, DraftSource::kDeepening,
-                        DraftSource::kCopy})
+  for (DraftSource d : kWeighedSources)
     if (s == to_string(d)) return d;
   throw ProfileError("unknown draft source \"" + s + "\"");
 }

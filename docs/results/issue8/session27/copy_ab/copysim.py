@@ -7,22 +7,16 @@ import os
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '../../../../../scripts')); sys.path.insert(0, HERE)
 import replay_drafts as R
-from locality import read_with_prompt, recent_copy, common
+from locality import judged_steps, recent_copy, common
 from collections import defaultdict
 
 def lbucket(L): return 0 if L <= 1 else 1 if L == 2 else 2 if L == 3 else 3 if L < 8 else 4 if L < 16 else 5
 def dbucket(d): return min(d, 6) - 1
 
 def steps_of(path):
-    for set_name, prompt, steps, commits in read_with_prompt(path):
-        out = [t for c in commits for t in c]
-        position = len(commits[0])
-        for step, commit in zip(steps, commits[1:]):
-            future = out[position:]
-            ctx = np.array(list(prompt) + out[:position])
-            draft, L = recent_copy(ctx, maxlen=32, depth=16)
-            yield set_name, step, future, draft, L
-            position += len(commit)
+    for set_name, ctx, step, future, _, _ in judged_steps(path):
+        draft, L = recent_copy(ctx, maxlen=32, depth=16)
+        yield set_name, step, future, draft, L
 
 import os
 MODE = os.environ.get('MODE', 'max')

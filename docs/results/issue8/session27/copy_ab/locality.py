@@ -6,22 +6,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '../
 import replay_drafts as R
 from collections import defaultdict
 
-def read_with_prompt(path):
-    import gzip, json
-    label, prompt, steps, commits = None, None, [], []
-    with gzip.open(path, 'rt') as f:
-        for line in f:
-            o = json.loads(line)
-            if 'run' in o:
-                if label and label['method'] == 'reader' and label['set'] != 'warm-up' and commits:
-                    yield label['set'], prompt, steps, commits
-                label, prompt, steps, commits = o['run'], None, [], []
-            elif 'prompt' in o: prompt = o['prompt']
-            elif 'step' in o: steps.append(o['step'])
-            elif 'commit' in o: commits.append(o['commit'])
-    if label and label['method'] == 'reader' and commits:
-        yield label['set'], prompt, steps, commits
-
 def recent_copy(ctx, maxlen=32, depth=24, pick='recent'):
     n = len(ctx)
     if n < 2: return [], 0
@@ -42,24 +26,20 @@ def common(a, b):
     return k
 
 def judged_steps(path):
-    """(set, step, the context up to its root as an array, the committed future, the deepest
-    accepted candidate of READER's tree, the recorded choice's accepted depth) per step."""
-    for set_name, prompt, steps, commits in read_with_prompt(path):
-        if prompt is None: continue
-        out = [t for c in commits for t in c]
-        position = len(commits[0])
-        for step, commit in zip(steps, commits[1:]):
-            future = out[position:]
+    """(set, context up to the step's root as an array, step, the committed future, the
+    deepest accepted candidate of READER's tree, the recorded choice's accepted depth) per
+    traced step of method reader."""
+    for set_name, prompt, steps, commits in R.read_generations(path, 'reader'):
+        for context, step, future in R.generation_steps(prompt, steps, commits):
             depth, matched = R.judge(step, future)
             best = max((d for d, m in zip(depth, matched) if m), default=0)
             recorded = R.accepted_depth((depth, matched), set(step['keep']))
-            yield set_name, np.array(list(prompt) + out[:position]), future, best, recorded
-            position += len(commit)
+            yield set_name, np.array(context), step, future, best, recorded
 
 if __name__ == '__main__':
     path = sys.argv[1]
     stats = defaultdict(lambda: defaultdict(float))
-    for set_name, ctx, future, reader_best, rec in judged_steps(path):
+    for set_name, ctx, _, future, reader_best, rec in judged_steps(path):
         draft, L = recent_copy(ctx)  # it continues after the root, as READER's candidates do
         acc = common(draft, future)
         s = stats[set_name]
@@ -73,7 +53,7 @@ if __name__ == '__main__':
     # variants: depth cap and pick
     for cap, pick, maxlen in [(16, 'recent', 32), (16, 'oldest', 32), (16, 'recent', 15), (8, 'recent', 32)]:
         tot = defaultdict(lambda: [0, 0.0, 0.0])
-        for set_name, ctx, future, rb, _ in judged_steps(path):
+        for set_name, ctx, _, future, rb, _ in judged_steps(path):
             draft, L = recent_copy(ctx, maxlen=maxlen, depth=cap, pick=pick)
             t = tot[set_name]; t[0] += 1; t[1] += common(draft, future); t[2] += max(rb, common(draft, future))
         print(cap, pick, maxlen, ' '.join(f"{k[:6]}:{v[1]/v[0]:.2f}/{v[2]/v[0]:.2f}" for k, v in tot.items()))

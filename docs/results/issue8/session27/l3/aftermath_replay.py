@@ -9,10 +9,9 @@ trace = sys.argv[1]
 for beta_true in (0.0, 0.15, 0.3, 0.5):
   for beta_price in (0.0, 0.15, 0.3, 0.5):
     tot = defaultdict(lambda: [0.0, 0.0, 0.0, 0.0])
-    for set_name, steps, commits, output in R.read_generations(trace, 'reader'):
-        position = len(commits[0])
-        for step, commit in zip(steps, commits[1:]):
-            judged = R.judge(step, output[position:])
+    for set_name, prompt, steps, commits in R.read_generations(trace, 'reader'):
+        for _, step, future in R.generation_steps(prompt, steps, commits):
+            judged = R.judge(step, future)
             cost = step['cost']
             weighed = all(q >= 0 for q in step['q'])
             rec = set(step['keep'])
@@ -23,7 +22,6 @@ for beta_true in (0.0, 0.15, 0.3, 0.5):
             t = tot[set_name]
             t[0] += 1 + R.accepted_depth(judged, base); t[1] += ct[len(base) - 1]
             t[2] += 1 + R.accepted_depth(judged, ch); t[3] += ct[len(ch) - 1]
-            position += len(commit)
     logs = [math.log((t[2] / t[3]) / (t[0] / t[1])) for t in tot.values()]
     print(f"true beta {beta_true:.2f} priced {beta_price:.2f}: geomean ratio {math.exp(sum(logs)/len(logs)):.4f}  " +
           " ".join(f"{s[:5]}:{(t[2]/t[3])/(t[0]/t[1]):.3f}" for s, t in tot.items()))
