@@ -11,26 +11,36 @@ namespace {
 
 using nlohmann::json;
 
+// The string field `name` of an object record, or false.
+bool string_field(const json& record, const std::string& name, std::string& out) {
+  auto it = record.find(name);
+  if (it == record.end() || !it->is_string()) return false;
+  out = it->get<std::string>();
+  return true;
+}
+
+// The prompt of one record (CorpusOptions::prompts), or false if it has none.
+bool prompt_of(const json& record, std::string& out) {
+  if (!record.is_object()) return false;
+  if (string_field(record, "instruction", out)) {
+    std::string input;
+    if (string_field(record, "input", input) && !input.empty()) out += "\n\n" + input;
+    return true;
+  }
+  return string_field(record, "question", out) || string_field(record, "prompt", out);
+}
+
 // The document text of one record, or false if it has none.
 bool document_of(const json& record, const CorpusOptions& options, std::string& out) {
+  if (options.prompts) return prompt_of(record, out);
   if (record.is_string()) {
     out = record.get<std::string>();
     return true;
   }
   if (!record.is_object()) return false;
-  if (!options.field.empty()) {
-    auto it = record.find(options.field);
-    if (it == record.end() || !it->is_string()) return false;
-    out = it->get<std::string>();
-    return true;
-  }
-  for (const std::string& f : default_document_fields()) {
-    auto it = record.find(f);
-    if (it != record.end() && it->is_string()) {
-      out = it->get<std::string>();
-      return true;
-    }
-  }
+  if (!options.field.empty()) return string_field(record, options.field, out);
+  for (const std::string& f : default_document_fields())
+    if (string_field(record, f, out)) return true;
   return false;
 }
 
@@ -103,7 +113,8 @@ CorpusStats read_corpus_file(const std::filesystem::path& path, const CorpusOpti
   }
   if (stats.documents == 0 && stats.missing_field > 0)
     throw std::runtime_error(path.string() + ": no record has the field " +
-                             (options.field.empty()
+                             (options.prompts ? std::string("instruction/question/prompt")
+                              : options.field.empty()
                                   ? std::string("response/output/answer/completion/text")
                                   : "'" + options.field + "'"));
   return stats;

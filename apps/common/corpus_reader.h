@@ -14,6 +14,9 @@ struct CorpusOptions {
   bool strict =
       false;  // malformed JSON lines: false = skip and count, true = fail with line number
   bool text_lines = false;  // plain text: one document per line instead of one per file
+  // Read each record's prompt instead of its response: "instruction" (with a non-empty
+  // "input" after a blank line), else "question", else "prompt" (reader datastore generate).
+  bool prompts = false;
 };
 
 struct CorpusStats {

@@ -13,6 +13,7 @@
 #include "bench_report.h"
 #include "corpus_reader.h"
 #include "json_text.h"
+#include "util/hash.h"
 
 namespace reader::cli {
 namespace {
@@ -21,11 +22,11 @@ using nlohmann::json;
 
 // The default datastore's corpus as one text file (documents separated by blank lines), the
 // input of llama-lookup-create: llama.cpp's counterpart of our long-term datastore.
-void write_corpus_text(const std::filesystem::path& path) {
+void write_corpus_text(const std::filesystem::path& path, const std::filesystem::path& model) {
   const auto tmp = path.string() + ".tmp";
   std::ofstream out(tmp, std::ios::binary);
   if (!out) throw UsageError("cannot write " + tmp);
-  for (const auto& file : default_corpus_files()) {
+  for (const auto& file : default_corpus_files(model)) {
     if (!std::filesystem::is_regular_file(file))
       throw UsageError("corpus file not found: " + file + " (set READER_DATA_DIR)");
     read_corpus_file(file, {}, [&](const std::string& doc) { out << doc << "\n\n"; });
@@ -86,14 +87,20 @@ PeerBench::PeerBench(const PeerBenchFlags& flags, const ModelFlags& model)
   const bool lookup = std::any_of(configs_.begin(), configs_.end(), [](const PeerConfig& c) {
     return c.program == PeerProgram::kLookup;
   });
-  if (lookup) {  // once per model: the cache holds token ids of its tokenizer
-    env_.lookup_cache = env_.bin_dir / ("lookup-static-" + env_.model.stem().string() + ".bin");
+  if (lookup) {  // once per model and corpus: the cache holds token ids of its tokenizer
+    const auto files = default_corpus_files(env_.model);
+    Fnv1a64 key;  // which files, and their sizes: the model's own answers may join later
+    for (const auto& file : files) {
+      std::error_code ec;
+      key.add(file.data(), file.size());
+      key.add_value(static_cast<std::uint64_t>(std::filesystem::file_size(file, ec)));
+    }
+    const std::string name = fmt::format("{}-{:016x}", env_.model.stem().string(), key.value());
+    env_.lookup_cache = env_.bin_dir / ("lookup-static-" + name + ".bin");
     if (!std::filesystem::exists(env_.lookup_cache)) {
-      const auto corpus = env_.bin_dir / "datastore-corpus.txt";
-      if (!std::filesystem::exists(corpus)) {
-        std::printf("peers: writing the default datastore's corpus to %s\n", corpus.c_str());
-        write_corpus_text(corpus);
-      }
+      const auto corpus = env_.work_dir / "datastore-corpus.txt";
+      std::printf("peers: writing the default datastore's corpus to %s\n", corpus.c_str());
+      write_corpus_text(corpus, env_.model);
       std::printf("peers: building llama-lookup's static n-gram cache %s (once)\n",
                   env_.lookup_cache.c_str());
       std::fflush(stdout);

@@ -80,12 +80,20 @@ std::optional<Profile> load_profile_flag(const std::string& flag, const Model& m
 
 nlohmann::json generation_to_json(const GenerationResult& r);
 
-// The corpus of the default datastore (`reader datastore build` without --input).
-std::vector<std::string> default_corpus_files();
+// The corpus of the default datastore (`reader datastore build` without --input): the shared
+// corpus's responses, and the model's own answers (default_responses_path) where `reader
+// datastore generate` wrote them.
+std::vector<std::string> default_corpus_files(const std::filesystem::path& model_path);
+// The prompts `reader datastore generate` answers by default: the shared corpus's
+// instructions and GSM8K train's questions.
+std::vector<std::string> default_prompt_files();
+// Where `reader datastore generate` writes a model's answers: models/<model>.responses.jsonl.
+std::filesystem::path default_responses_path(const std::filesystem::path& model_path);
 
 // Registration hooks, one per subcommand file.
 void add_generate_command(CLI::App& app);
 void add_datastore_command(CLI::App& app);
+void add_datastore_generate_command(CLI::App& datastore);  // under `datastore`
 void add_repetition_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
 void add_demo_command(CLI::App& app);

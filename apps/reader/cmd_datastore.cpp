@@ -12,11 +12,11 @@
 
 namespace reader::cli {
 
-std::vector<std::string> default_corpus_files() {
-  const auto dir = default_data_dir();
-  return {(dir / "corpus/gpteacher_codegen_instruct.json").string(),
-          (dir / "corpus/gpteacher_roleplay_instruct.json").string(),
-          (dir / "gsm8k/train.jsonl").string()};
+std::vector<std::string> default_corpus_files(const std::filesystem::path& model_path) {
+  std::vector<std::string> files = default_prompt_files();  // their responses, not prompts
+  const auto own = default_responses_path(model_path);
+  if (std::filesystem::is_regular_file(own)) files.push_back(own.string());
+  return files;
 }
 
 namespace {
@@ -29,7 +29,10 @@ struct BuildFlags {
 };
 
 void run_build(const BuildFlags& f) {
-  const std::vector<std::string> inputs = f.inputs.empty() ? default_corpus_files() : f.inputs;
+  const std::vector<std::string> inputs =
+      f.inputs.empty() ? default_corpus_files(f.model) : f.inputs;
+  if (f.inputs.empty())
+    for (const auto& in : inputs) std::printf("input %s\n", in.c_str());
   const std::string out = f.out.empty() ? default_datastore_path(f.model).string() : f.out;
   for (const auto& in : inputs)
     if (!std::filesystem::is_regular_file(in)) throw UsageError("cannot read input file: " + in);
@@ -121,7 +124,8 @@ void add_datastore_command(CLI::App& app) {
       ->capture_default_str();
   build->add_option(
       "-i,--input", flags->inputs,
-      "text, JSONL or JSON-array files (default: ../shared/data corpus + GSM8K train)");
+      "text, JSONL or JSON-array files (default: ../shared/data corpus + GSM8K train, and the "
+      "model's own answers from 'reader datastore generate' if written)");
   build->add_option("-o,--out", flags->out, "output file (default: models/<model>.rds)");
   CLI::Option* field = build->add_option(
       "--field", flags->corpus.field,
@@ -131,6 +135,7 @@ void add_datastore_command(CLI::App& app) {
   build->add_flag("--lines", flags->corpus.text_lines, "plain text: one document per line")
       ->excludes(field);  // plain text has no fields
   build->callback([flags] { run_build(*flags); });
+  add_datastore_generate_command(*ds);
 
   auto info_path = std::make_shared<std::string>();
   CLI::App* info = ds->add_subcommand("info", "print a datastore's header");

@@ -57,7 +57,8 @@ TEST(BadInputNoModel, TruncatedRealModel) {
 
 TEST(BadInputNoModel, UnknownSubcommandsAreNamed) {
   expect_usage_error("tnue", "unknown subcommand 'tnue' (known: generate,");
-  expect_usage_error("datastore biuld", "unknown subcommand 'biuld' (known: build, info)");
+  expect_usage_error("datastore biuld",
+                     "unknown subcommand 'biuld' (known: build, generate, info)");
   const CliResult version = run_cli("--version");
   EXPECT_EQ(version.exit_code, 0);
   EXPECT_EQ(version.out.rfind("reader ", 0), 0u) << version.out;
