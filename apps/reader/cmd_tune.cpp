@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "bench_report.h"
@@ -260,6 +261,16 @@ void run_tune(const TuneFlags& f) {
       items.insert(items.end(), all.begin() + f.prompt_offset, all.end());
     }
   }
+  // The datastore the counts will be calibrated with: a profile calibrated with another one
+  // weighs its nodes by the wrong evidence.
+  std::optional<LoadedInputs> inputs;
+  if (!f.cost_only) {
+    MethodInputs in;
+    in.datastore = f.datastore;
+    in.profile = "none";
+    inputs = load_method_inputs(in, *model, Method::kReader);
+  }
+  const std::string datastore = inputs ? datastore_identity(inputs->datastore.get()) : "";
   if (f.if_stale && std::filesystem::exists(out)) {
     try {
       const Profile old = load_profile(out);
@@ -270,12 +281,16 @@ void run_tune(const TuneFlags& f) {
       for (int cell = 0; cell < AcceptanceCounts::kCells; ++cell)
         knows_copy |= AcceptanceCounts::kind(cell).source == DraftSource::kCopy &&
                       old.acceptance.tried(cell) > 0;
-      if (cost_is_current(old, *model) && !old.cost.batch().empty() &&
+      const bool same_datastore = f.cost_only || old.datastore == datastore;
+      if (cost_is_current(old, *model) && !old.cost.batch().empty() && same_datastore &&
           (f.cost_only || (knows_copy && old.acceptance.total_tried() > 0 &&
                            (f.sampling_temp <= 0 || old.acceptance_sampled.total_tried() > 0)))) {
         std::printf("profile %s is current for this machine\n", out.c_str());
         return;
       }
+      if (!same_datastore)
+        std::printf("re-tuning: calibrated with datastore '%s', now '%s'\n", old.datastore.c_str(),
+                    datastore.c_str());
     } catch (const ProfileError& e) {
       std::printf("re-tuning: %s\n", e.what());
     }
@@ -304,17 +319,14 @@ void run_tune(const TuneFlags& f) {
   print_cost(p.cost);
 
   if (!f.cost_only) {
-    MethodInputs in;
-    in.datastore = f.datastore;
-    in.profile = "none";
-    const LoadedInputs inputs = load_method_inputs(in, *model, Method::kReader);
-    MethodConfig config = inputs.config(Method::kReader);
+    MethodConfig config = inputs->config(Method::kReader);
     config.profile = &p;  // the cost just measured (calibration prunes nothing anyway)
     config.calibrate = true;
     GenerationOptions opts;
     opts.max_tokens = f.max_tokens;
     const Calibration greedy = calibrate(*model, config, items, opts, "tune: acceptance");
     p.acceptance = greedy.counts;
+    p.datastore = datastore;
     p.calibration = fmt::format("{} prompts of {} after the first {}, {} tokens each, {} generated",
                                 items.size(), fmt::join(f.sets, ","), f.prompt_offset, f.max_tokens,
                                 greedy.tokens);

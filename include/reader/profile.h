@@ -23,6 +23,7 @@
 
 namespace reader {
 
+class Datastore;
 class Model;
 
 // A profile that cannot be used (unreadable, corrupt, for another model); one line.
@@ -43,7 +44,9 @@ struct Profile {
   AcceptanceCounts acceptance_sampled;     // the same at sampled_temperature (empty: not run)
   double sampled_temperature = 0;          // temperature acceptance_sampled was counted at
   std::string calibration;                 // which prompts were calibrated on (for the record)
-  std::optional<TreeShape> shape;          // tree shape chosen from the calibration (Theorem 1)
+  std::string datastore;  // the long-term datastore calibrated with (datastore_identity; ""
+                          // before session 28): counts of its nodes hold for it alone
+  std::optional<TreeShape> shape;  // tree shape chosen from the calibration (Theorem 1)
 };
 
 // How measure_cost_model estimates c(n). A profile or cached curve made another way (empty:
@@ -64,6 +67,10 @@ std::string profile_to_json(const Profile& profile);
 // Throws ProfileError unless `profile` was tuned for `model`'s vocabulary.
 void check_profile_matches(const Profile& profile, const Model& model,
                            const std::filesystem::path& path);
+
+// What a profile records of the datastore it was calibrated with: "none", or the file's name
+// with its token and document counts (a rebuilt datastore almost always changes them).
+std::string datastore_identity(const Datastore* datastore);
 
 // Threads `model` decodes with (its option, or every hardware thread when 0): part of what
 // a cost curve was measured under.

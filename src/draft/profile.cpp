@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "reader/datastore.h"
 #include "reader/model.h"
 #include "retrieval/atomic_file.h"
 #include "util/json_int.h"
@@ -151,6 +152,7 @@ std::string profile_to_json(const Profile& p) {
             {"cost_method", p.cost_method},
             {"acceptance", acceptance_to_json(p.acceptance)},
             {"calibration", p.calibration}};
+  if (!p.datastore.empty()) j["datastore"] = p.datastore;
   if (p.acceptance_sampled.total_tried() > 0) {
     j["acceptance_sampled"] = acceptance_to_json(p.acceptance_sampled);
     j["sampled_temperature"] = p.sampled_temperature;
@@ -208,6 +210,7 @@ Profile load_profile(const std::filesystem::path& path) {
         throw ProfileError(where + ": sampled_temperature must be in (0, 100]");
     }
     p.calibration = j.value("calibration", "");
+    p.datastore = j.value("datastore", "");
     if (j.contains("shape")) p.shape = parse_tree_shape(j["shape"].dump(), where);
   } catch (const ProfileError&) {
     throw;
@@ -217,6 +220,12 @@ Profile load_profile(const std::filesystem::path& path) {
     throw ProfileError(where + " is corrupt: " + e.what());
   }
   return p;
+}
+
+std::string datastore_identity(const Datastore* datastore) {
+  if (!datastore) return "none";
+  return fmt::format("{}, {} tokens, {} documents", datastore->path().filename().string(),
+                     datastore->token_count(), datastore->document_count());
 }
 
 void save_profile(const Profile& profile, const std::filesystem::path& path) {

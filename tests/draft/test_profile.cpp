@@ -238,8 +238,10 @@ TEST_F(ProfileFileTest, RoundTrips) {
   shape.speculator = {{-1, 0}, {0, 0}};
   p.shape = shape;
   p.calibration = "test";
+  p.datastore = "my.rds, 1000 tokens, 10 documents";
   save_profile(p, dir_ / "p.json");
   const Profile q = load_profile(dir_ / "p.json");
+  EXPECT_EQ(q.datastore, p.datastore);
   EXPECT_EQ(q.model, p.model);
   EXPECT_EQ(q.tokenizer, p.tokenizer);
   EXPECT_EQ(q.machine, p.machine);
