@@ -206,13 +206,40 @@ if ((BUILD)); then
         build/bin/reader quantize -m "models/${pair%%:*}" -o "models/${pair#*:}" --type q8_0
       fi
     done
-    # The default long-term datastore (GPTeacher responses + GSM8K train) for SmolLM2.
-    if [ ! -f "models/${SMOLLM2_Q8_FILE%.gguf}.rds" ]; then
+    # SmolLM2's own greedy answers to the corpus's prompts, part of its default datastore:
+    # text in the model's own words predicts what it writes next (README, "Calibration",
+    # session 28). Deterministic; several minutes on 2 cores, written only when complete.
+    datastore="models/${SMOLLM2_Q8_FILE%.gguf}.rds"
+    responses="models/${SMOLLM2_Q8_FILE%.gguf}.responses.jsonl"
+    if [ ! -f "$responses" ]; then
+      # Cached like the wheel, under a key of all they depend on: llama.cpp's build (with the
+      # CPU it was built for), the model, the prompts and generate's defaults (the recipe).
+      data_dir="${READER_DATA_DIR:-$(cd .. && pwd)/shared/data}"
+      answers_key=$( (echo "$LLAMA_KEY recipe: datastore generate defaults of session 28"
+        sha256sum < "models/$SMOLLM2_Q8_FILE"
+        cat "$data_dir"/corpus/gpteacher_codegen_instruct.json \
+          "$data_dir"/corpus/gpteacher_roleplay_instruct.json "$data_dir"/gsm8k/train.jsonl |
+          sha256sum) | sha256sum | cut -c1-16)
+      cached="${XDG_CACHE_HOME:-$HOME/.cache}/reader/answers-$answers_key.jsonl"
+      if [ -f "$cached" ]; then
+        echo "the model's own answers for its datastore: from $cached"
+        cp "$cached" "$responses.tmp" && mv "$responses.tmp" "$responses"
+      else
+        echo "generating the model's own answers for its datastore (cached as $cached)"
+        build/bin/reader datastore generate
+        mkdir -p "$(dirname "$cached")"
+        cp "$responses" "$cached.tmp" && mv "$cached.tmp" "$cached"
+      fi
+      rm -f "$datastore"  # built again below, with them
+    fi
+    # The default long-term datastore (GPTeacher responses + GSM8K train + those answers).
+    if [ ! -f "$datastore" ]; then
       echo "building the default datastore"
       build/bin/reader datastore build
     fi
     # This machine's profile for the default model: verification cost c(n, L) and
-    # calibrated acceptance (reader tune, a few minutes); skipped when it is current.
+    # calibrated acceptance (reader tune, a few minutes); skipped when it is current for this
+    # machine, build and datastore.
     build/bin/reader tune --if-stale
   fi
 else
