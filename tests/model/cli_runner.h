@@ -53,6 +53,13 @@ inline std::filesystem::path scratch_path(const std::string& name) {
          ("reader-test-" + std::to_string(::getpid()) + "-" + name);
 }
 
+// Writes `content` to scratch_path(name) and returns that path.
+inline std::filesystem::path scratch_file(const std::string& name, const std::string& content) {
+  const auto p = scratch_path(name);
+  std::ofstream(p, std::ios::binary) << content;
+  return p;
+}
+
 // A directory that does not exist and that no test creates: bad-input tests name paths under
 // it. A fixed path such as /nonexistent/dir stops being missing once any run (as root) makes it.
 inline std::filesystem::path missing_dir() {

@@ -12,12 +12,6 @@
 namespace reader::test {
 namespace {
 
-std::filesystem::path temp_file(const std::string& name, const std::string& content) {
-  const auto p = scratch_path(name);
-  std::ofstream(p, std::ios::binary) << content;
-  return p;
-}
-
 class BadInput : public ::testing::TestWithParam<std::string> {
  protected:
   std::string model_flag() const { return "--model " + test_model_path(GetParam()).string(); }
@@ -30,7 +24,7 @@ TEST(BadInputNoModel, MissingModelFile) {
 }
 
 TEST(BadInputNoModel, NotAGgufFile) {
-  const auto p = temp_file("notgguf.gguf", "this is not a model at all");
+  const auto p = scratch_file("notgguf.gguf", "this is not a model at all");
   expect_clean_error(run_cli("generate --model " + p.string() + " --prompt hi"), "not a GGUF");
   std::filesystem::remove(p);
 }
@@ -39,7 +33,7 @@ TEST(BadInputNoModel, CorruptGgufFile) {
   std::string junk = "GGUF";
   junk += std::string("\x03\x00\x00\x00", 4);
   for (int i = 0; i < 4096; ++i) junk.push_back(static_cast<char>((i * 7919) & 0xff));
-  const auto p = temp_file("corrupt.gguf", junk);
+  const auto p = scratch_file("corrupt.gguf", junk);
   expect_clean_error(run_cli("generate --model " + p.string() + " --prompt hi"),
                      "failed to load model");
   std::filesystem::remove(p);
@@ -49,7 +43,7 @@ TEST(BadInputNoModel, TruncatedRealModel) {
   std::ifstream in(default_model_path(), std::ios::binary);
   std::string head(1 << 20, '\0');
   in.read(head.data(), static_cast<std::streamsize>(head.size()));
-  const auto p = temp_file("truncated.gguf", head);
+  const auto p = scratch_file("truncated.gguf", head);
   expect_clean_error(run_cli("generate --model " + p.string() + " --prompt hi"),
                      "failed to load model");
   std::filesystem::remove(p);
@@ -133,7 +127,7 @@ TEST(BadInputNoModel, UnreadablePromptFile) {
 }
 
 TEST(BadInputNoModel, NonUtf8Prompt) {
-  const auto p = temp_file("latin1.txt", "caf\xe9 au lait \xff\xfe");
+  const auto p = scratch_file("latin1.txt", "caf\xe9 au lait \xff\xfe");
   expect_clean_error(run_cli("generate --prompt-file " + p.string()), "not valid UTF-8");
   expect_clean_error(run_cli("generate --prompt \"$(printf 'caf\\351')\""), "not valid UTF-8");
   std::filesystem::remove(p);
@@ -147,7 +141,7 @@ TEST(BadInputNoModel, BothOrNeitherPrompt) {
 TEST_P(BadInput, PromptLongerThanContext) {
   std::string long_prompt;
   for (int i = 0; i < 200; ++i) long_prompt += "lorem ipsum dolor sit amet ";
-  const auto p = temp_file("long.txt", long_prompt);
+  const auto p = scratch_file("long.txt", long_prompt);
   expect_clean_error(run_cli("generate " + model_flag() + " --ctx 128 --prompt-file " + p.string()),
                      "no room to generate");
   std::filesystem::remove(p);
@@ -160,7 +154,7 @@ INSTANTIATE_TEST_SUITE_P(Models, BadInput, ::testing::ValuesIn(test_model_names(
 TEST(BadInputNoModel, PromptBeyondSmallCtxDecodesInChunks) {
   std::string words;
   for (int i = 0; i < 150; ++i) words += "word ";
-  const auto p = temp_file("p150.txt", words);
+  const auto p = scratch_file("p150.txt", words);
   const CliResult r = run_cli("generate --raw --ctx 64 -n 4 --prompt-file " + p.string());
   EXPECT_EQ(r.exit_code, 0) << r.err;
   std::filesystem::remove(p);
@@ -173,7 +167,7 @@ TEST(BadInputNoModel, NotANumberSampling) {
 
 // Outputs are checked before any work, and never written over an input.
 TEST(BadInputNoModel, OutputPathsCheckedFirst) {
-  const auto corpus = temp_file("corpus.txt", "one document\nanother document\n");
+  const auto corpus = scratch_file("corpus.txt", "one document\nanother document\n");
   const CliResult over =
       run_cli("datastore build --lines -i " + corpus.string() + " -o " + corpus.string());
   expect_clean_error(over, "refusing to overwrite");
@@ -202,9 +196,9 @@ namespace {
 TEST(BadProfile, MissingCorruptAndForeignProfiles) {
   const std::string gen = "generate --prompt hi -n 4 --method reader --profile ";
   expect_clean_error(run_cli(gen + (missing_dir() / "p.profile.json").string()), "cannot read");
-  const auto corrupt = temp_file("corrupt.profile.json", "{\"format\": \"reader-profile\", ");
+  const auto corrupt = scratch_file("corrupt.profile.json", "{\"format\": \"reader-profile\", ");
   expect_clean_error(run_cli(gen + corrupt.string()), "corrupt");
-  const auto foreign = temp_file("foreign.profile.json", R"({"format": "reader-profile",
+  const auto foreign = scratch_file("foreign.profile.json", R"({"format": "reader-profile",
     "version": 2, "model": "some other model", "tokenizer_fingerprint": "0000000000000001",
     "machine": "x", "threads": 2, "cost": [{"context": 256, "curve": [[1, 1.0], [2, 1.2]]}],
     "acceptance": []})");

@@ -10,19 +10,6 @@
 namespace reader::test {
 namespace {
 
-std::filesystem::path scratch(const std::string& name) {
-  const auto dir =
-      std::filesystem::temp_directory_path() / ("reader-spec-bad-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  return dir / name;
-}
-
-std::filesystem::path write(const std::string& name, const std::string& content) {
-  const auto p = scratch(name);
-  std::ofstream(p, std::ios::binary) << content;
-  return p;
-}
-
 void expect_error_before_output(const CliResult& r, const std::string& needle) {
   EXPECT_NE(r.exit_code, 0);
   EXPECT_LT(r.exit_code, 128) << "killed by a signal";
@@ -32,7 +19,7 @@ void expect_error_before_output(const CliResult& r, const std::string& needle) {
 }
 
 TEST(DatastoreBuildBadInput, UnreadableInputLeavesNothing) {
-  const auto out = scratch("missing.rds");
+  const auto out = scratch_path("missing.rds");
   expect_error_before_output(
       run_cli("datastore build --input " + (missing_dir() / "corpus.jsonl").string() + " --out " +
               out.string()),
@@ -41,10 +28,10 @@ TEST(DatastoreBuildBadInput, UnreadableInputLeavesNothing) {
 }
 
 TEST(DatastoreBuildBadInput, MalformedJsonLineSkippedOrRefused) {
-  const auto in =
-      write("bad.jsonl",
-            "{\"response\": \"hello there\"}\n{not json\n{\"response\": \"general kenobi\"}\n");
-  const auto out = scratch("bad.rds");
+  const auto in = scratch_file(
+      "bad.jsonl",
+      "{\"response\": \"hello there\"}\n{not json\n{\"response\": \"general kenobi\"}\n");
+  const auto out = scratch_path("bad.rds");
   const CliResult ok = run_cli("datastore build --input " + in.string() + " --out " + out.string());
   EXPECT_EQ(ok.exit_code, 0) << ok.err;
   EXPECT_NE(ok.out.find("1 malformed lines skipped"), std::string::npos) << ok.out;
@@ -56,19 +43,19 @@ TEST(DatastoreBuildBadInput, MalformedJsonLineSkippedOrRefused) {
 }
 
 TEST(DatastoreBuildBadInput, EmptyCorpusAndMissingField) {
-  const auto empty = write("empty.jsonl", "{\"response\": \"\"}\n");
-  expect_error_before_output(
-      run_cli("datastore build --input " + empty.string() + " --out " + scratch("e.rds").string()),
-      "no non-empty documents");
-  const auto nofield = write("nofield.jsonl", "{\"question\": \"why\"}\n");
+  const auto empty = scratch_file("empty.jsonl", "{\"response\": \"\"}\n");
+  expect_error_before_output(run_cli("datastore build --input " + empty.string() + " --out " +
+                                     scratch_path("e.rds").string()),
+                             "no non-empty documents");
+  const auto nofield = scratch_file("nofield.jsonl", "{\"question\": \"why\"}\n");
   expect_error_before_output(run_cli("datastore build --input " + nofield.string() + " --out " +
-                                     scratch("f.rds").string()),
+                                     scratch_path("f.rds").string()),
                              "no record has the field");
 }
 
 TEST(SpeculativeBadInput, DatastoreFromAnotherTokenizer) {
-  const auto in = write("docs.jsonl", "{\"response\": \"some text to index\"}\n");
-  const auto gemma_ds = scratch("gemma.rds");
+  const auto in = scratch_file("docs.jsonl", "{\"response\": \"some text to index\"}\n");
+  const auto gemma_ds = scratch_path("gemma.rds");
   ASSERT_EQ(run_cli("datastore build -m " + gemma3_model_path().string() + " --input " +
                     in.string() + " --out " + gemma_ds.string())
                 .exit_code,
@@ -79,7 +66,7 @@ TEST(SpeculativeBadInput, DatastoreFromAnotherTokenizer) {
 }
 
 TEST(SpeculativeBadInput, CorruptOrTruncatedDatastore) {
-  const auto junk = write("junk.rds", std::string(4096, 'x'));
+  const auto junk = scratch_file("junk.rds", std::string(4096, 'x'));
   expect_error_before_output(
       run_cli("generate --method reader --prompt hi --datastore " + junk.string()), "datastore");
 }
@@ -93,21 +80,22 @@ TEST(SpeculativeBadInput, DraftModelWithAnotherVocabulary) {
 
 TEST(SpeculativeBadInput, MalformedOrOversizedTreeShape) {
   expect_error_before_output(run_cli("generate --method reader --prompt hi --tree " +
-                                     write("t1.json", "{\"speculator\": [[0, 0]]").string()),
+                                     scratch_file("t1.json", "{\"speculator\": [[0, 0]]").string()),
                              "malformed tree shape");
-  expect_error_before_output(run_cli("generate --method reader --prompt hi --tree " +
-                                     write("t2.json", "{\"speculator\": [[3, 0]]}").string()),
-                             "parent");
+  expect_error_before_output(
+      run_cli("generate --method reader --prompt hi --tree " +
+              scratch_file("t2.json", "{\"speculator\": [[3, 0]]}").string()),
+      "parent");
   // Whole trees need a sequence id per branch (a single path, the default, needs none).
   std::string wide = "{\"single_path\": false, \"speculator\": [";
   for (int i = 0; i < 100; ++i)
     wide += std::string(i ? "," : "") + "[-1," + std::to_string(i % 60) + "]";
   wide += "]}";
-  expect_error_before_output(
-      run_cli("generate --method reader --prompt hi --tree " + write("t3.json", wide).string()),
-      "sequence ids");
   expect_error_before_output(run_cli("generate --method reader --prompt hi --tree " +
-                                     write("t4.json", "{\"depth\": 3}").string()),
+                                     scratch_file("t3.json", wide).string()),
+                             "sequence ids");
+  expect_error_before_output(run_cli("generate --method reader --prompt hi --tree " +
+                                     scratch_file("t4.json", "{\"depth\": 3}").string()),
                              "unknown key");
 }
 
