@@ -213,7 +213,8 @@ if ((BUILD)); then
     responses="models/${SMOLLM2_Q8_FILE%.gguf}.responses.jsonl"
     if [ ! -f "$responses" ]; then
       # Cached like the wheel, under a key of all they depend on: llama.cpp's build (with the
-      # CPU it was built for), the model, the prompts and generate's defaults (the recipe).
+      # CPU it was built for), the model, the prompts (the files default_prompt_files() names,
+      # apps/reader/datastore_generate.cpp) and generate's defaults (the recipe).
       data_dir="${READER_DATA_DIR:-$(cd .. && pwd)/shared/data}"
       answers_key=$( (echo "$LLAMA_KEY recipe: datastore generate defaults of session 28"
         sha256sum < "models/$SMOLLM2_Q8_FILE"

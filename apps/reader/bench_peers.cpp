@@ -20,20 +20,17 @@ namespace {
 
 using nlohmann::json;
 
-// The default datastore's corpus as one text file (documents separated by blank lines), the
-// input of llama-lookup-create: llama.cpp's counterpart of our long-term datastore.
-void write_corpus_text(const std::filesystem::path& path, const std::filesystem::path& model) {
-  const auto tmp = path.string() + ".tmp";
-  std::ofstream out(tmp, std::ios::binary);
-  if (!out) throw UsageError("cannot write " + tmp);
-  for (const auto& file : default_corpus_files(model)) {
+// `files` (the default datastore's corpus) as one text file, documents separated by blank
+// lines: the input of llama-lookup-create, llama.cpp's counterpart of our long-term datastore.
+void write_corpus_text(const std::filesystem::path& path, const std::vector<std::string>& files) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out) throw UsageError("cannot write " + path.string());
+  for (const auto& file : files) {
     if (!std::filesystem::is_regular_file(file))
       throw UsageError("corpus file not found: " + file + " (set READER_DATA_DIR)");
     read_corpus_file(file, {}, [&](const std::string& doc) { out << doc << "\n\n"; });
   }
-  if (!out.flush()) throw UsageError("cannot write " + tmp);
-  out.close();
-  std::filesystem::rename(tmp, path);
+  if (!out.flush()) throw UsageError("cannot write " + path.string());
 }
 
 bool named(const PeerConfig& c, const std::vector<std::string>& only) {
@@ -100,7 +97,7 @@ PeerBench::PeerBench(const PeerBenchFlags& flags, const ModelFlags& model)
     if (!std::filesystem::exists(env_.lookup_cache)) {
       const auto corpus = env_.work_dir / "datastore-corpus.txt";
       std::printf("peers: writing the default datastore's corpus to %s\n", corpus.c_str());
-      write_corpus_text(corpus, env_.model);
+      write_corpus_text(corpus, files);  // in this run's own folder, removed at exit
       std::printf("peers: building llama-lookup's static n-gram cache %s (once)\n",
                   env_.lookup_cache.c_str());
       std::fflush(stdout);

@@ -243,6 +243,27 @@ void print_acceptance(const AcceptanceCounts& counts) {
   }
 }
 
+// Why `old` must be tuned again, or "" when it is current for this machine, build and
+// datastore (`datastore`: datastore_identity of the one calibration would use).
+std::string stale_reason(const Profile& old, const Model& model, const TuneFlags& f,
+                         const std::string& datastore) {
+  if (!cost_is_current(old, model))
+    return "its cost was measured for another machine, build, thread count or method";
+  if (old.cost.batch().empty()) return "it has no batch cost table";
+  if (f.cost_only) return "";
+  // A profile from before the copy path (session 27) holds no counts for it.
+  bool knows_copy = false;
+  for (int cell = 0; cell < AcceptanceCounts::kCells; ++cell)
+    knows_copy |=
+        AcceptanceCounts::kind(cell).source == DraftSource::kCopy && old.acceptance.tried(cell) > 0;
+  if (!knows_copy) return "it has no calibration counts for the copy path";
+  if (f.sampling_temp > 0 && old.acceptance_sampled.total_tried() <= 0)
+    return "it has no calibration counts under sampling";
+  if (old.datastore != datastore)
+    return fmt::format("calibrated with datastore '{}', now '{}'", old.datastore, datastore);
+  return "";
+}
+
 void run_tune(const TuneFlags& f) {
   auto model = Model::load(f.model.options(64));
   const std::filesystem::path out =
@@ -275,22 +296,12 @@ void run_tune(const TuneFlags& f) {
     try {
       const Profile old = load_profile(out);
       check_profile_matches(old, *model, out);
-      // A profile from before the copy path (session 27) holds no counts for it: calibrate
-      // again.
-      bool knows_copy = false;
-      for (int cell = 0; cell < AcceptanceCounts::kCells; ++cell)
-        knows_copy |= AcceptanceCounts::kind(cell).source == DraftSource::kCopy &&
-                      old.acceptance.tried(cell) > 0;
-      const bool same_datastore = f.cost_only || old.datastore == datastore;
-      if (cost_is_current(old, *model) && !old.cost.batch().empty() && same_datastore &&
-          (f.cost_only || (knows_copy && old.acceptance.total_tried() > 0 &&
-                           (f.sampling_temp <= 0 || old.acceptance_sampled.total_tried() > 0)))) {
+      const std::string reason = stale_reason(old, *model, f, datastore);
+      if (reason.empty()) {
         std::printf("profile %s is current for this machine\n", out.c_str());
         return;
       }
-      if (!same_datastore)
-        std::printf("re-tuning: calibrated with datastore '%s', now '%s'\n", old.datastore.c_str(),
-                    datastore.c_str());
+      std::printf("re-tuning: %s\n", reason.c_str());
     } catch (const ProfileError& e) {
       std::printf("re-tuning: %s\n", e.what());
     }

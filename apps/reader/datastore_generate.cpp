@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 
 #include "cli_common.h"
@@ -16,6 +15,7 @@
 #include "progress.h"
 #include "prompt_sets.h"
 #include "reader/engine.h"
+#include "retrieval/atomic_file.h"
 
 namespace reader::cli {
 
@@ -124,22 +124,25 @@ void run_generate(const GenerateFlags& f) {
   }
   bar.finish(fmt::format("{} answers, {} tokens", done, tokens));
 
-  const std::string tmp = out + ".tmp";
-  {
-    std::ofstream file(tmp, std::ios::binary);
-    for (size_t i = 0; i < records.size(); ++i) {
-      if (answers[i].empty()) continue;  // skipped, or the model ended at once
-      const nlohmann::json line = {{"source", records[i].source},
-                                   {"index", records[i].index},
-                                   {"prompt", records[i].prompt},
-                                   {"response", answers[i]}};
-      file << line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
-    }
-    if (!file.flush()) throw UsageError("cannot write " + tmp);
+  // Written whole or not at all: an interrupted run leaves no partial file to build from.
+  detail::AtomicFile file(out);
+  size_t written = 0;
+  for (size_t i = 0; i < records.size(); ++i) {
+    if (answers[i].empty()) continue;  // skipped, or the model ended at once
+    const nlohmann::json line = {{"source", records[i].source},
+                                 {"index", records[i].index},
+                                 {"prompt", records[i].prompt},
+                                 {"response", answers[i]}};
+    const std::string text =
+        line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + '\n';
+    file.append(text.data(), text.size());
+    ++written;
   }
-  std::filesystem::rename(tmp, out);
-  std::printf("wrote %s: %zu answers (%zu prompts too long for --ctx skipped), %llu tokens\n",
-              out.c_str(), done, skipped, static_cast<unsigned long long>(tokens));
+  file.commit();
+  std::printf(
+      "wrote %s: %zu answers (%zu empty, %zu prompts too long for --ctx skipped), %llu "
+      "tokens\n",
+      out.c_str(), written, done - written, skipped, static_cast<unsigned long long>(tokens));
 }
 
 }  // namespace
