@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <fstream>
 #include <optional>
 
@@ -194,6 +195,21 @@ std::optional<Profile> load_profile_flag(const std::string& flag, const Model& m
   }
 }
 
+namespace {
+// Retrieval's priors hold for the datastore a profile was calibrated with (its counts and
+// match lengths mean other things in another corpus): say so when this run's differs.
+void warn_if_calibrated_elsewhere(const LoadedInputs& in, Method method) {
+  if (!in.profile || in.profile->datastore.empty()) return;  // profiles before the field
+  if (method != Method::kReader && method != Method::kRetrieval) return;
+  const std::string now = datastore_identity(in.datastore.get());
+  if (now == in.profile->datastore) return;
+  std::fprintf(stderr,
+               "reader: warning: the profile was calibrated with datastore '%s', this run uses "
+               "'%s'; 'reader tune --datastore ...' calibrates for it\n",
+               in.profile->datastore.c_str(), now.c_str());
+}
+}  // namespace
+
 LoadedInputs load_method_inputs(const MethodInputs& in, Model& model, Method method) {
   LoadedInputs out;
   out.suffix = in.suffix;
@@ -214,6 +230,7 @@ LoadedInputs load_method_inputs(const MethodInputs& in, Model& model, Method met
                                    static_cast<uint32_t>(model.n_vocab()));
   }
   out.profile = load_profile_flag(in.profile, model);
+  warn_if_calibrated_elsewhere(out, method);
   if (method == Method::kDraft && in.draft_model.empty())
     throw UsageError("method 'draft' needs --draft-model");
   if (!in.draft_model.empty()) {

@@ -232,5 +232,23 @@ TEST(TuneIfStale, RenewsACostEstimatedAnotherWay) {
   std::filesystem::remove(out);
 }
 
+// A profile calibrated with one datastore, run with another (here none): the run goes on
+// and says once that retrieval's priors were calibrated elsewhere; AR, which drafts
+// nothing, says nothing.
+TEST(ProfileDatastore, WarnsWhenTheRunUsesAnother) {
+  const std::string fixture = (std::filesystem::path(READER_SOURCE_DIR) / "docs" / "results" /
+                               "tune" / "SmolLM2-135M-Instruct.Q8_0.profile.json")
+                                  .string();
+  const std::string gen = "generate --prompt hi -n 4 --datastore none --profile " + fixture;
+  const CliResult reader = run_cli(gen + " --method reader");
+  EXPECT_EQ(reader.exit_code, 0) << reader.err;
+  EXPECT_NE(reader.err.find("the profile was calibrated with datastore '"), std::string::npos)
+      << reader.err;
+  EXPECT_NE(reader.err.find("this run uses 'none'"), std::string::npos) << reader.err;
+  const CliResult ar = run_cli(gen + " --method ar");
+  EXPECT_EQ(ar.exit_code, 0) << ar.err;
+  EXPECT_EQ(ar.err.find("calibrated with datastore"), std::string::npos) << ar.err;
+}
+
 }  // namespace
 }  // namespace reader::test
