@@ -261,6 +261,8 @@ std::string stale_reason(const Profile& old, const Model& model, const TuneFlags
     return "it has no calibration counts under sampling";
   if (old.datastore != datastore)
     return fmt::format("calibrated with datastore '{}', now '{}'", old.datastore, datastore);
+  if (old.drafter != kDrafter)
+    return fmt::format("counted for drafter '{}', now '{}'", old.drafter, kDrafter);
   return "";
 }
 
@@ -338,6 +340,7 @@ void run_tune(const TuneFlags& f) {
     const Calibration greedy = calibrate(*model, config, items, opts, "tune: acceptance");
     p.acceptance = greedy.counts;
     p.datastore = datastore;
+    p.drafter = kDrafter;
     p.calibration = fmt::format("{} prompts of {} after the first {}, {} tokens each, {} generated",
                                 items.size(), fmt::join(f.sets, ","), f.prompt_offset, f.max_tokens,
                                 greedy.tokens);

@@ -46,12 +46,19 @@ struct Profile {
   std::string calibration;                 // which prompts were calibrated on (for the record)
   std::string datastore;  // the long-term datastore calibrated with (datastore_identity; ""
                           // before session 28): counts of its nodes hold for it alone
+  std::string drafter;    // kDrafter when calibrated ("" before session 29): what the counts
+                          // of its nodes were counted for
   std::optional<TreeShape> shape;  // tree shape chosen from the calibration (Theorem 1)
 };
 
 // How measure_cost_model estimates c(n). A profile or cached curve made another way (empty:
 // before this was recorded) is measured again, as one from another machine would be.
 inline constexpr const char* kCostMethod = "paired-median-after-ar";
+
+// What the acceptance counts were counted for: changes when a drafting source drafts other
+// nodes under the same kinds (session 29: recycled successors keyed by 3 tokens), so that
+// `reader tune --if-stale` counts again.
+inline constexpr const char* kDrafter = "recycling-context-3";
 
 // Identifies what a cost curve depends on besides the model: CPU model and features,
 // the llama.cpp build (setup's wheel key) and its compiled-in features.

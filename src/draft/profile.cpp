@@ -153,6 +153,7 @@ std::string profile_to_json(const Profile& p) {
             {"acceptance", acceptance_to_json(p.acceptance)},
             {"calibration", p.calibration}};
   if (!p.datastore.empty()) j["datastore"] = p.datastore;
+  if (!p.drafter.empty()) j["drafter"] = p.drafter;
   if (p.acceptance_sampled.total_tried() > 0) {
     j["acceptance_sampled"] = acceptance_to_json(p.acceptance_sampled);
     j["sampled_temperature"] = p.sampled_temperature;
@@ -211,6 +212,7 @@ Profile load_profile(const std::filesystem::path& path) {
     }
     p.calibration = j.value("calibration", "");
     p.datastore = j.value("datastore", "");
+    p.drafter = j.value("drafter", "");
     if (j.contains("shape")) p.shape = parse_tree_shape(j["shape"].dump(), where);
   } catch (const ProfileError&) {
     throw;

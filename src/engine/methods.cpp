@@ -78,14 +78,14 @@ std::unique_ptr<Drafter> make_drafter(Model& model, const MethodConfig& config) 
   shape.validate_for(model.n_seq_max());
   std::unique_ptr<Speculator> speculator;
   bool retrieval = false;
-  std::vector<RecycledSuccessor>* shared_table =
-      config.shared ? &config.shared->recycling_table : nullptr;
+  RecyclingTable* shared_table = config.shared ? &config.shared->recycling_table : nullptr;
   switch (config.method) {
     case Method::kAutoregressive:  // returned above: AR and suffix need no speculator
     case Method::kSuffix:
       break;
     case Method::kReader:
-      speculator = make_recycling_speculator(model.n_vocab(), shape.speculator, shared_table);
+      speculator = make_recycling_speculator(model.n_vocab(), shape.speculator,
+                                             kReaderRecyclingContext, shared_table);
       retrieval = true;
       break;
     case Method::kRetrieval:
@@ -93,7 +93,7 @@ std::unique_ptr<Drafter> make_drafter(Model& model, const MethodConfig& config) 
       retrieval = true;
       break;
     case Method::kRecycling:
-      speculator = make_recycling_speculator(model.n_vocab(), shape.speculator, shared_table);
+      speculator = make_recycling_speculator(model.n_vocab(), shape.speculator, 1, shared_table);
       break;
     case Method::kDraft:
       if (!config.draft_model) throw std::invalid_argument("method 'draft' needs --draft-model");

@@ -239,9 +239,11 @@ TEST_F(ProfileFileTest, RoundTrips) {
   p.shape = shape;
   p.calibration = "test";
   p.datastore = "my.rds, 1000 tokens, 10 documents";
+  p.drafter = kDrafter;
   save_profile(p, dir_ / "p.json");
   const Profile q = load_profile(dir_ / "p.json");
   EXPECT_EQ(q.datastore, p.datastore);
+  EXPECT_EQ(q.drafter, kDrafter);
   EXPECT_EQ(q.model, p.model);
   EXPECT_EQ(q.tokenizer, p.tokenizer);
   EXPECT_EQ(q.machine, p.machine);

@@ -257,5 +257,87 @@ TEST(RecyclingTest, ScoresAreTheModelsRecordedConfidenceAlongThePath) {
   EXPECT_EQ(cold.size(), 1);
 }
 
+// With context rows, a token's successors come from the last time it followed the same
+// tokens: "5" after "1" and "5" after "2" keep their own successors, and a context never seen
+// falls back to the token's latest row. With one context token (the paper's table) the latest
+// row answers every time.
+TEST(RecyclingTest, ContextRowsKeepEachContextsSuccessor) {
+  const int n_vocab = 10;
+  std::vector<float> row(n_vocab);
+  auto observe_after = [&](Speculator& spec, Token before, Token t, Token next) {
+    DraftTree seen(before, 2);
+    seen.add(0, t, DraftSource::kSpeculator);
+    std::fill(row.begin(), row.end(), 0.0f);
+    row[static_cast<size_t>(next)] = 10.0f;
+    spec.observe(seen, [&](int) { return row.data(); });
+  };
+  auto first_guess = [](Speculator& spec, const Tokens& context) {
+    DraftTree tree(context.back(), 2);
+    spec.draft(context, tree);
+    return tree.size() > 1 ? tree.token(1) : -1;
+  };
+  auto with_context = make_recycling_speculator(n_vocab, {{-1, 0}}, 3);
+  auto per_token = make_recycling_speculator(n_vocab, {{-1, 0}}, 1);
+  for (Speculator* spec : {with_context.get(), per_token.get()}) {
+    observe_after(*spec, 1, 5, 7);
+    observe_after(*spec, 2, 5, 8);
+  }
+  EXPECT_EQ(first_guess(*with_context, {1, 5}), 7);
+  EXPECT_EQ(first_guess(*with_context, {2, 5}), 8);
+  EXPECT_EQ(first_guess(*with_context, {3, 5}), 8);  // unseen context: the latest row
+  EXPECT_EQ(first_guess(*with_context, {5}), 8);
+  EXPECT_EQ(first_guess(*per_token, {1, 5}), 8);
+}
+
+// Against a reference that remembers every context's latest successor in a map: on random
+// texts over a small vocabulary, every drafted node (two levels, so contexts run through the
+// tree and into the text before the root) is the reference's answer for its longest known
+// context of up to `context_tokens` tokens, or absent where the token was never seen.
+TEST(RecyclingTest, ContextRowsMatchAReferenceOnRandomTexts) {
+  std::mt19937 rng(29);
+  const int n_vocab = 5;
+  for (int context_tokens = 1; context_tokens <= 3; ++context_tokens) {
+    auto spec = make_recycling_speculator(n_vocab, {{-1, 0}, {0, 0}}, context_tokens);
+    std::map<Tokens, Token> seen;  // context (oldest first, the token last) -> latest successor
+    auto expected = [&](const Tokens& text) {  // text ends with the node's token
+      for (int n = std::min<int>(context_tokens, static_cast<int>(text.size())); n >= 1; --n)
+        if (auto it = seen.find(Tokens(text.end() - n, text.end())); it != seen.end())
+          return it->second;
+      return Token{-1};
+    };
+    std::vector<float> row(n_vocab);
+    for (int round = 0; round < 400; ++round) {
+      Tokens context(1 + rng() % 4);
+      for (Token& t : context) t = static_cast<Token>(rng() % n_vocab);
+      DraftTree tree(context.back(), 3);
+      spec->draft(context, tree);
+      Tokens text = context;
+      const Token first = expected(text);
+      ASSERT_EQ(tree.size() > 1 ? tree.token(1) : -1, first) << "round " << round;
+      if (first >= 0) {
+        text.push_back(first);
+        ASSERT_EQ(tree.size() > 2 ? tree.token(2) : -1, expected(text)) << "round " << round;
+      }
+      // The model's verdict on a random chain below the root: a random top-1 at each node.
+      DraftTree verified(context.back(), 3);
+      for (int d = 0; d < 2; ++d)
+        verified.add(d, static_cast<Token>(rng() % n_vocab), DraftSource::kSpeculator);
+      std::vector<Token> best(3);
+      for (Token& b : best) b = static_cast<Token>(rng() % n_vocab);
+      spec->observe(verified, [&](int node) {
+        std::fill(row.begin(), row.end(), 0.0f);
+        row[static_cast<size_t>(best[static_cast<size_t>(node)])] = 10.0f;
+        return row.data();
+      });
+      Tokens path = context;
+      for (int node = 0; node < verified.size(); ++node) {
+        if (node > 0) path.push_back(verified.token(node));
+        for (int n = 1; n <= std::min<int>(context_tokens, static_cast<int>(path.size())); ++n)
+          seen[Tokens(path.end() - n, path.end())] = best[static_cast<size_t>(node)];
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace reader
