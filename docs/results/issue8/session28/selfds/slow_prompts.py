@@ -1,14 +1,20 @@
 #!/usr/bin/env python3
 """Summarization's report prompts, priced (one fixed cost curve, as priced.py) and timed
-(READER / AR tokens/s, median of the runs), session 27 against session 28, slowest first.
-Each entry: prompt tokens: priced / timed. usage: slow_prompts.py (from this folder)"""
+(READER / AR tokens/s, median of the runs), per session, slowest first. Each entry: prompt
+tokens: priced / timed.
+usage: slow_prompts.py [LABEL=REPORT_PREFIX ...]   (runs REPORT_PREFIX1..3; default, from this
+folder: session 27 against session 28; session 29's: run from session29/ with
+"session 28=../session28/report_" "session 29=report_")"""
 import json, os, statistics, sys
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "../../session21/step_price"))
 from price import c_of, curve_at
 
-profile = json.load(open("profiles/shipped_session27.json"))
-for tag, dirs in (("session 27", [f"../../session27/report_{i}" for i in (1, 2, 3)]),
-                  ("session 28", [f"../report_{i}" for i in (1, 2, 3)])):
+here = os.path.dirname(os.path.abspath(__file__))
+profile = json.load(open(os.path.join(here, "profiles/shipped_session27.json")))
+arms = [a.split("=", 1) for a in sys.argv[1:]] or [("session 27", "../../session27/report_"),
+                                                    ("session 28", "../report_")]
+for tag, prefix in arms:
+    dirs = [f"{prefix}{i}" for i in (1, 2, 3)]
     per = {}
     for d in dirs:
         runs = json.load(open(d + "/bench.json"))["runs"]
