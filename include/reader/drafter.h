@@ -99,7 +99,9 @@ struct RecycledSuccessor {
 // the token and the one or two tokens before it, so that a token whose successor depends on
 // what precedes it ("(" in code, "=" in arithmetic) is not answered from another context.
 struct RecyclingTable {
-  std::vector<RecycledSuccessor> by_token;  // [token][rank], sized by the first speculator
+  int k = 0;                                // successors per row (a speculator of another k
+                                            // starts the table afresh)
+  std::vector<RecycledSuccessor> by_token;  // [token][rank]
   std::unordered_map<uint64_t, uint32_t> context_rows;  // context key -> first entry of its row
   std::vector<RecycledSuccessor> by_context;            // [row][rank]
 };
@@ -109,7 +111,8 @@ struct RecyclingTable {
 // node's score is the product of its path's confidences: how sure the model was, the
 // last time it saw these tokens, that each one follows the previous.
 // `context_tokens`: how many tokens a row is looked up by, the node's own included: 1 is the
-// paper's table; 2 or 3 try the longest context seen first and fall back to shorter ones.
+// paper's table; 2 or 3 try the longest context seen first and fall back to shorter ones
+// (more than 3 counts as 3; a vocabulary of 2^20 tokens or more keeps the per-token table).
 // `shared_table` (optional): successor rows several speculators read and update.
 std::unique_ptr<Speculator> make_recycling_speculator(int n_vocab, std::vector<TemplateNode> tmpl,
                                                       int context_tokens = 1,
@@ -117,6 +120,8 @@ std::unique_ptr<Speculator> make_recycling_speculator(int n_vocab, std::vector<T
 // What READER's speculator keys its rows by (the paper's Token Recycling, `--method
 // recycling`, keeps 1): on the decision slices the same text cost 1.9% less verification
 // with 3 than with 1; 2 saved nothing, and 4 or 6 no more than 3 (README, "Calibration").
+// Changing it changes what the speculator's calibration counts mean: change kDrafter
+// (profile.h) with it, so that `tune --if-stale` counts again.
 inline constexpr int kReaderRecyclingContext = 3;
 // A smaller model with the same vocabulary drafting the template layer by layer;
 // `decode_cost`: its one-token decode over the target's (relative_decode_cost, profile.h).

@@ -30,8 +30,9 @@ class RecyclingSpeculator final : public Speculator {
     for (const auto& n : tmpl_) k_ = std::max(k_, n.rank + 1);
     // A shared table sized for another template is started afresh at this one's k.
     const size_t size = static_cast<size_t>(n_vocab_) * static_cast<size_t>(k_);
-    if (table_.by_token.size() != size) {
+    if (table_.by_token.size() != size || table_.k != k_) {
       table_.by_token.assign(size, RecycledSuccessor{});
+      table_.k = k_;
       clear_context_rows();
     }
   }
@@ -44,6 +45,7 @@ class RecyclingSpeculator final : public Speculator {
     // The tokens before the root, nearest first: the context rows of nodes near the root
     // look back into them.
     context_before_root_.clear();
+    drafted_root_ = context.empty() ? -1 : context.back();
     for (size_t j = 2; j <= context.size() && j <= static_cast<size_t>(context_tokens_); ++j)
       context_before_root_.push_back(context[context.size() - j]);
     node_of_.assign(tmpl_.size(), -1);
@@ -58,7 +60,12 @@ class RecyclingSpeculator final : public Speculator {
   }
 
   void observe(const DraftTree& tree, const NodeLogits& logits) override {
+    // A tree verified without a draft() of this root (a step the drafter skipped the
+    // speculator in, a saturated batch) has no known context before its root: only the
+    // contexts inside the tree are keyed.
+    if (drafted_root_ != tree.token(0)) context_before_root_.clear();
     for (int i = 0; i < tree.size(); ++i) update(tree, i, logits(i));
+    drafted_root_ = -1;
   }
 
  private:
@@ -133,6 +140,7 @@ class RecyclingSpeculator final : public Speculator {
   RecyclingTable own_table_;                   // the table when none is shared
   RecyclingTable& table_;                      // own_table_ or the shared one
   std::vector<Token> context_before_root_;     // this step's context before the root, nearest first
+  Token drafted_root_ = -1;                    // the root draft() last saw, until observed
   std::vector<int> node_of_;                   // template node -> tree node this step
   std::vector<std::pair<float, Token>> best_;  // scratch for top-k
   std::vector<double> shares_;                 // scratch: best_'s softmax shares

@@ -287,6 +287,49 @@ TEST(RecyclingTest, ContextRowsKeepEachContextsSuccessor) {
   EXPECT_EQ(first_guess(*with_context, {3, 5}), 8);  // unseen context: the latest row
   EXPECT_EQ(first_guess(*with_context, {5}), 8);
   EXPECT_EQ(first_guess(*per_token, {1, 5}), 8);
+
+  // A tree verified without a draft of its root (a step that skipped the speculator) keys
+  // nothing by the text before an older root: "9" after "1" keeps its successor.
+  auto spec = make_recycling_speculator(n_vocab, {{-1, 0}}, 2);
+  auto observe_root = [&](Token root, Token next) {
+    DraftTree verified(root, 1);
+    std::fill(row.begin(), row.end(), 0.0f);
+    row[static_cast<size_t>(next)] = 10.0f;
+    spec->observe(verified, [&](int) { return row.data(); });
+  };
+  EXPECT_EQ(first_guess(*spec, {1, 9}), -1);
+  observe_root(9, 7);  // drafted from {1, 9}: "9" after "1" -> 7
+  observe_root(9, 8);  // no draft: "9" -> 8 only
+  EXPECT_EQ(first_guess(*spec, {1, 9}), 7);
+  EXPECT_EQ(first_guess(*spec, {3, 9}), 8);
+}
+
+// Rows hold k successors each: a template with second guesses drafts a context row's rank 1
+// too, and a speculator of another k sharing the table starts it afresh.
+TEST(RecyclingTest, ContextRowsHoldEveryRank) {
+  const int n_vocab = 10;
+  RecyclingTable shared;
+  auto spec = make_recycling_speculator(n_vocab, {{-1, 0}, {-1, 1}}, 3, &shared);
+  std::vector<float> row(n_vocab, 0.0f);
+  auto observe = [&](Token before, Token t, Token best, Token second) {
+    DraftTree seen(before, 2);
+    seen.add(0, t, DraftSource::kSpeculator);
+    std::fill(row.begin(), row.end(), 0.0f);
+    row[static_cast<size_t>(best)] = 10.0f;
+    row[static_cast<size_t>(second)] = 9.0f;
+    spec->observe(seen, [&](int) { return row.data(); });
+  };
+  observe(1, 5, 7, 6);
+  observe(2, 5, 8, 3);
+  DraftTree tree(5, 3);
+  spec->draft(Tokens{1, 5}, tree);
+  ASSERT_EQ(tree.size(), 3);
+  EXPECT_EQ(tree.token(1), 7);
+  EXPECT_EQ(tree.token(2), 6);
+  EXPECT_EQ(shared.k, 2);
+  auto narrower = make_recycling_speculator(n_vocab, {{-1, 0}}, 3, &shared);
+  EXPECT_EQ(shared.k, 1);
+  EXPECT_TRUE(shared.context_rows.empty());
 }
 
 // Against a reference that remembers every context's latest successor in a map: on random

@@ -245,6 +245,9 @@ TEST(ProfileDatastore, WarnsWhenTheRunUsesAnother) {
   EXPECT_NE(reader.err.find("the profile was calibrated with datastore '"), std::string::npos)
       << reader.err;
   EXPECT_NE(reader.err.find("this run uses 'none'"), std::string::npos) << reader.err;
+  EXPECT_EQ(reader.err.find("calibrated with datastore"),
+            reader.err.rfind("calibrated with datastore"))  // once
+      << reader.err;
   const CliResult ar = run_cli(gen + " --method ar");
   EXPECT_EQ(ar.exit_code, 0) << ar.err;
   EXPECT_EQ(ar.err.find("calibrated with datastore"), std::string::npos) << ar.err;
