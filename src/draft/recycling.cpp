@@ -85,13 +85,11 @@ class RecyclingSpeculator final : public Speculator {
     for (size_t j = 0; n < context_tokens_ - 1 && j < context_before_root_.size(); ++j)
       before[n++] = context_before_root_[j];
     uint64_t key = static_cast<uint32_t>(tree.token(i));
-    int count = 0;
-    for (int j = 0; j < n; ++j) {  // a key per length, the token's own last
+    for (int j = 0; j < n; ++j) {  // a key per length, the longest first
       key |= static_cast<uint64_t>(static_cast<uint32_t>(before[j])) << (kKeyTokenBits * (j + 1));
       keys[n - 1 - j] = key | static_cast<uint64_t>(j + 1) << (kKeyTokenBits * kMaxContextTokens);
-      ++count;
     }
-    return count;
+    return n;
   }
 
   // Node `parent`'s successors: the last time the model saw its token after the same tokens
@@ -117,13 +115,12 @@ class RecyclingSpeculator final : public Speculator {
     uint64_t keys[kMaxContextTokens - 1];
     const int n = context_keys(tree, i, keys);
     for (int j = 0; j < n; ++j) {
-      auto it = table_.context_rows.find(keys[j]);
-      if (it == table_.context_rows.end()) {
-        if (table_.context_rows.size() >= kMaxContextRows) clear_context_rows();
-        it = table_.context_rows.emplace(keys[j], static_cast<uint32_t>(table_.by_context.size()))
-                 .first;
-        table_.by_context.resize(table_.by_context.size() + static_cast<size_t>(k_));
-      }
+      if (table_.context_rows.size() >= kMaxContextRows && !table_.context_rows.contains(keys[j]))
+        clear_context_rows();
+      // One hash per key: a new key takes the next row.
+      const auto [it, added] =
+          table_.context_rows.try_emplace(keys[j], static_cast<uint32_t>(table_.by_context.size()));
+      if (added) table_.by_context.resize(table_.by_context.size() + static_cast<size_t>(k_));
       std::copy(r, r + k_, table_.by_context.begin() + it->second);
     }
   }
