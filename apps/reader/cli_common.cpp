@@ -119,6 +119,9 @@ void ModelFlags::add_to(CLI::App& app) {
       ->capture_default_str()
       ->envname("READER_GPU_LAYERS")
       ->check(CLI::Range(-1, 1 << 16));
+  app.add_flag("--pad-decodes", pad_decodes,
+               "pad verification batches to a power of two, so that a GPU replays a few "
+               "captured graphs (measured slower overall; README, \"GPU\")");
 }
 
 ModelOptions ModelFlags::options(int n_seq_max) const {
@@ -134,6 +137,7 @@ ModelOptions ModelFlags::options(int n_seq_max) const {
   o.kv_type = kv_type;
   o.extra_buffers = repack;
   o.graph_cache = graph_cache;
+  o.pad_decodes = pad_decodes;
   return o;
 }
 

@@ -48,6 +48,7 @@ struct ModelFlags {
   bool repack = false;                           // llama.cpp's extra (repacked) weight buffers
   int graph_cache = ModelOptions{}.graph_cache;  // --graph-cache
   int gpu_layers = 0;                            // --gpu-layers (or $READER_GPU_LAYERS)
+  bool pad_decodes = false;                      // --pad-decodes
   void add_to(CLI::App& app);
   ModelOptions options(int n_seq_max = 1) const;
 };

@@ -367,6 +367,7 @@ void run_bench(const BenchFlags& f) {
   const json config = {{"model", model->description()},
                        {"model_path", f.model.model_path},
                        {"offload", model->offload_description()},
+                       {"pad_decodes", model->options().pad_decodes},
                        {"prompts_per_set", f.prompts},
                        {"prompt_offset", f.prompt_offset},
                        {"max_tokens", f.max_tokens},

@@ -67,6 +67,12 @@ struct ModelOptions {
   // (README, "GPU"). Its kernels there are not batch-invariant: greedy output equals plain
   // decoding except where rounding flips a near-tie.
   int gpu_layers = 0;
+  // Pads a decode of 2..32 tokens to the next power of two with filler tokens (they continue
+  // the batch's last sequence; decode() drops their cells again), so verification runs five
+  // batch shapes instead of thirty, and llama.cpp's CUDA backend replays a captured graph for
+  // each. Off: on an H200 that made READER's long steps warm but its drafting eager, and
+  // slower overall (README, "GPU", session 30); on the CPU fillers cost like real tokens.
+  bool pad_decodes = false;
   // Offloads `layers` (-1: all) with the flash-attention default that goes with a GPU:
   // llama.cpp's own kernel, the fast path there (its default too).
   void offload(int layers) {
@@ -131,7 +137,9 @@ class Model {
   std::size_t kv_bytes_per_cell() const;
 
   // --- evaluation ---------------------------------------------------------------------
-  // One forward pass over the batch; throws ModelError if llama.cpp refuses it.
+  // One forward pass over the batch; throws ModelError if llama.cpp refuses it. With
+  // options().pad_decodes the pass may carry fillers after the batch; the logits and the KV
+  // cache it leaves are the batch's alone.
   void decode(std::span<const BatchToken> batch);
   // Logits row for the i-th token of the last decode() (which must have want_logits).
   const float* logits(int batch_index) const;

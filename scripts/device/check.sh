@@ -12,6 +12,8 @@
 #   run     model tests on the GPU, then reader bench with the two best peers
 #   probe   reader against AR with llama.cpp's graph cache and CUDA graphs on and off and
 #           with no drafts, and reader against AR on every set's first 10 prompts
+#   pad     the padded-decode tests on the GPU, then reader against AR without and with
+#           --pad-decodes, alternated over two rounds (session 30)
 #
 # Results go to $OUT (the tool fetches them back). zstd travels in .dev/tools: the device
 # image has none. The working tree travels with every call and counts against the 64 MiB:
@@ -51,7 +53,7 @@ case "${1:-}" in
     ls -l $S
     ;;
   stash) ls -l $S ;;
-  run | probe)
+  run | probe | pad)
     mkdir -p models
     m=models/SmolLM2-135M-Instruct.Q8_0.gguf
     sha_ok() { [ -f "$1" ] && [ "$(sha256sum "$1" | cut -d' ' -f1)" = "$(cat $S/model.sha256)" ]; }
@@ -88,6 +90,24 @@ case "${1:-}" in
     done
     tar -C "$OUTD" -czf "$OUTD/probe.tar.gz" probe && rm -rf "$OUTD/probe"
     ;;
+  pad)
+    echo "== padded-decode tests on the GPU"
+    timeout 90 $B/bin/reader_model_tests --gtest_brief=1 \
+      --gtest_filter='Models/GraphCache.PaddedDecodesLeaveTheBatchAlone/0:Models/Lossless.*/smollm2_reader_padded' \
+      2>&1 | grep -v '^\[ *OK' | tee "$OUTD/pad_tests.log" | tail -12
+    mkdir -p "$OUTD/pad"
+    for round in 1 2; do
+      for mode in off on; do
+        pad=() && [ $mode = on ] && pad=(--pad-decodes)
+        timeout 120 $B/bin/reader bench --methods ar,reader "${pad[@]}" \
+          --sets rag,humaneval,gsm8k,mt_bench,code_edit,multi_turn,summarization --prompts 5 \
+          -n 128 -o "$OUTD/pad/${mode}_$round" > "$OUTD/pad/${mode}_$round.log" 2>&1
+        echo "== pad $mode, round $round (exit $?)"
+        grep -E "^\| [a-z0-9_]+ \|" "$OUTD/pad/${mode}_$round/bench.md" | head -16
+      done
+    done
+    tar -C "$OUTD" -czf "$OUTD/pad.tar.gz" pad && rm -rf "$OUTD/pad"
+    ;;
   run)
     echo "== model tests on the GPU"
     timeout "${TESTS_TIMEOUT:-150}" $B/bin/reader_model_tests --gtest_brief=1 \
@@ -103,5 +123,5 @@ case "${1:-}" in
     cat "$OUTD/bench/bench.md" 2> /dev/null | head -60
     tar -C "$OUTD" -czf "$OUTD/bench.tar.gz" bench && rm -rf "$OUTD/bench"
     ;;
-  *) echo "usage: $0 sanity|stash|run|probe" >&2; exit 2 ;;
+  *) echo "usage: $0 sanity|stash|run|probe|pad" >&2; exit 2 ;;
 esac

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -305,6 +306,38 @@ std::string Model::apply_chat_template(std::span<const ChatMessage> messages,
   return std::string(buf.data(), static_cast<size_t>(n));
 }
 
+namespace {
+
+// Appends fillers to `lb` (holding `n` tokens) up to the next power of two, as decode() pads
+// with ModelOptions::pad_decodes. They continue the last token's first sequence past its
+// largest position in the batch, so no real token's query sees them, and want logits when
+// every real token does, so that padded batches of one size share one graph. Returns the
+// first filler position (-1: none added), from where their cells are to be dropped.
+int append_fillers(llama_batch& lb, int n, int capacity) {
+  if (n < 2 || n > kGraphCacheMaxTokens) return -1;
+  const int padded = std::min(static_cast<int>(std::bit_ceil(static_cast<unsigned>(n))), capacity);
+  if (padded == n) return -1;
+  const llama_seq_id seq = lb.seq_id[n - 1][0];
+  int first = 0;
+  bool all_logits = true;
+  for (int i = 0; i < n; ++i) {
+    for (int s = 0; s < lb.n_seq_id[i]; ++s)
+      if (lb.seq_id[i][s] == seq) first = std::max(first, lb.pos[i] + 1);
+    all_logits = all_logits && lb.logits[i];
+  }
+  for (int i = n; i < padded; ++i) {
+    lb.token[i] = lb.token[n - 1];
+    lb.pos[i] = first + (i - n);
+    lb.n_seq_id[i] = 1;
+    lb.seq_id[i][0] = seq;
+    lb.logits[i] = all_logits;
+  }
+  lb.n_tokens = padded;
+  return first;
+}
+
+}  // namespace
+
 void Model::decode(std::span<const BatchToken> tokens) {
   if (tokens.empty()) return;
   if (!ctx_) throw ModelError("model was loaded for its vocabulary only");
@@ -324,7 +357,21 @@ void Model::decode(std::span<const BatchToken> tokens) {
     for (size_t s = 0; s < t.seq_ids.size(); ++s) lb.seq_id[i][s] = t.seq_ids[s];
     lb.logits[i] = t.want_logits;
   }
-  const int rc = llama_decode(ctx_, lb);
+  const int n = lb.n_tokens;
+  // Only in a unified KV cache: with a stream per sequence, llama.cpp splits a batch into
+  // equal shares per sequence, and the fillers of one would split it.
+  const int filler_pos =
+      options_.pad_decodes && options_.kv_unified ? append_fillers(lb, n, b.capacity) : -1;
+  int rc = llama_decode(ctx_, lb);
+  if (filler_pos >= 0) {
+    const llama_seq_id seq = lb.seq_id[n - 1][0];
+    if (rc == 0) {
+      llama_memory_seq_rm(memory(), seq, filler_pos, -1);
+    } else if (rc == 1) {  // no room for the fillers: the batch alone may still fit
+      lb.n_tokens = n;
+      rc = llama_decode(ctx_, lb);
+    }
+  }
   if (rc == 1)
     throw ModelError("context full: no KV-cache room for " + std::to_string(tokens.size()) +
                      " more tokens (n_ctx " + std::to_string(n_ctx_) + ")");

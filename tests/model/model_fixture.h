@@ -33,10 +33,13 @@ inline bool rows_are_bitwise(const Model& m) {
          flash_attn_by_default();
 }
 
-// One loaded model per (name, n_seq_max), shared across tests of a binary: loading is slow.
-inline Model& shared_model(const std::string& name, int n_seq_max = 16, int n_ctx = 2048) {
+// One loaded model per (name, n_seq_max, n_ctx, padded), shared across tests of a binary:
+// loading is slow. padded: ModelOptions::pad_decodes.
+inline Model& shared_model(const std::string& name, int n_seq_max = 16, int n_ctx = 2048,
+                           bool padded = false) {
   static std::map<std::string, std::unique_ptr<Model>> cache;
-  const std::string key = name + "/" + std::to_string(n_seq_max) + "/" + std::to_string(n_ctx);
+  const std::string key = name + "/" + std::to_string(n_seq_max) + "/" + std::to_string(n_ctx) +
+                          (padded ? "/padded" : "");
   auto& slot = cache[key];
   if (!slot) {
     ModelOptions o;
@@ -44,6 +47,7 @@ inline Model& shared_model(const std::string& name, int n_seq_max = 16, int n_ct
     o.n_seq_max = n_seq_max;
     o.n_ctx = n_ctx;
     o.offload(test_gpu_layers());
+    if (padded) o.pad_decodes = true;
     slot = Model::load(o);
   }
   return *slot;

@@ -29,7 +29,7 @@ std::vector<size_t> run_steps(Model& m) {
   int pos = 0;
   for (Token t : prompt) batch.push_back({t, pos++, seq0, false});
   m.decode(batch);
-  const int sizes[] = {1, 4, 1, 2, 4, 1, 3, 40, 1, 2, 4, 1};
+  const int sizes[] = {1, 4, 1, 2, 5, 1, 3, 40, 1, 2, 7, 1};
   std::vector<size_t> rows;
   EXPECT_LT(pos, 250);
   for (int round = 0; pos < 280; ++round) {
@@ -39,6 +39,7 @@ std::vector<size_t> run_steps(Model& m) {
         batch.push_back(
             {static_cast<Token>(100 + (pos * 7 + i * 13 + round) % 5000), pos + i, seq0, true});
       m.decode(batch);
+      EXPECT_EQ(m.kv_pos_max(0), pos + n - 1) << "fillers left in the KV cache";
       for (int i = 0; i < n; ++i) {
         const float* row = m.logits(i);
         rows.push_back(std::hash<std::string_view>{}(std::string_view(
@@ -66,6 +67,60 @@ TEST_P(GraphCache, LogitsEqualRebuildingEveryGraph) {
   const auto got = run_steps(*cached);
   ASSERT_EQ(want.size(), got.size());
   for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(want[i], got[i]) << "row " << i << ": differs";
+}
+
+// Padded decodes (ModelOptions::pad_decodes) add fillers after the batch: its rows and the
+// KV cache it leaves must be the batch's alone. Bitwise where the kernels are batch-invariant.
+std::vector<size_t> hashed_rows(const Model& m, int n) {
+  std::vector<size_t> rows;
+  for (int i = 0; i < n; ++i)
+    rows.push_back(std::hash<std::string_view>{}(
+        std::string_view(reinterpret_cast<const char*>(m.logits(i)),
+                         sizeof(float) * static_cast<size_t>(m.n_vocab()))));
+  return rows;
+}
+
+TEST_P(GraphCache, PaddedDecodesLeaveTheBatchAlone) {
+  ModelOptions o;
+  o.path = test_model_path(GetParam());
+  o.n_seq_max = 4;
+  o.n_ctx = 1024;
+  o.offload(test_gpu_layers());
+  o.pad_decodes = false;
+  auto plain = Model::load(o);
+  const auto want = run_steps(*plain);
+  o.pad_decodes = true;
+  auto padded = Model::load(o);
+  const auto got = run_steps(*padded);
+  ASSERT_EQ(want.size(), got.size());
+  if (rows_are_bitwise(*plain)) {
+    for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(want[i], got[i]) << "row " << i;
+  }
+
+  // A two-branch tree of 5 tokens (padded to 8): the fillers continue the last token's
+  // branch, and neither branch sees them or keeps them.
+  const int s0[] = {0}, s1[] = {1}, both[] = {0, 1};
+  std::vector<std::vector<size_t>> tree_rows;
+  for (Model* m : {plain.get(), padded.get()}) {
+    m->kv_clear();
+    const Tokens prompt = m->tokenize("A tree of drafts, verified in one pass.", true);
+    std::vector<BatchToken> batch;
+    int pos = 0;
+    for (Token t : prompt) batch.push_back({t, pos++, both, false});
+    m->decode(batch);
+    batch = {{401, pos, both, true},
+             {402, pos + 1, s0, true},
+             {403, pos + 1, s1, true},
+             {404, pos + 2, s0, true},
+             {405, pos + 2, s1, true}};
+    m->decode(batch);
+    EXPECT_EQ(m->kv_pos_max(0), pos + 2);
+    EXPECT_EQ(m->kv_pos_max(1), pos + 2);
+    tree_rows.push_back(hashed_rows(*m, 5));
+  }
+  if (rows_are_bitwise(*plain)) {
+    EXPECT_EQ(tree_rows[0], tree_rows[1]);
+  }
 }
 
 #if READER_HAVE_GRAPH_CACHE

@@ -15,16 +15,17 @@ struct Case {
   bool trees = false;   // multi-branch trees (not single_path): rounding-tolerant check
   int per_set = 2;      // prompts per prompt set
   int max_tokens = 48;  // new tokens per run
+  bool padded = false;  // verification batches padded with fillers (ModelOptions::pad_decodes)
 };
 
 void PrintTo(const Case& c, std::ostream* os) {
-  *os << c.model << "/" << c.method << (c.trees ? "/trees" : "");
+  *os << c.model << "/" << c.method << (c.trees ? "/trees" : "") << (c.padded ? "/padded" : "");
 }
 
 class Lossless : public ::testing::TestWithParam<Case> {};
 
 TEST_P(Lossless, MatchesAutoregressiveOnMixedPrompts) {
-  Model& m = shared_model(GetParam().model, 64, 4096);
+  Model& m = shared_model(GetParam().model, 64, 4096, GetParam().padded);
   Generator ar(m, {Method::kAutoregressive, {}, nullptr, nullptr});
   const Method method = parse_method(GetParam().method);
   TreeShape shape = default_tree_shape(method);
@@ -47,14 +48,18 @@ TEST_P(Lossless, MatchesAutoregressiveOnMixedPrompts) {
       GetParam().trees ? Exactness::kRoundingTolerated : Exactness::kBitwise);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Models, Lossless,
-    ::testing::Values(Case{"smollm2", "reader"}, Case{"smollm2", "recycling"},
-                      Case{"smollm2", "retrieval"}, Case{"smollm2", "draft", false, 1, 24},
-                      Case{"gemma3", "reader"}, Case{"smollm2", "reader", true}),
-    [](const auto& info) {
-      return info.param.model + "_" + info.param.method + (info.param.trees ? "_trees" : "");
-    });
+INSTANTIATE_TEST_SUITE_P(Models, Lossless,
+                         ::testing::Values(Case{"smollm2", "reader"}, Case{"smollm2", "recycling"},
+                                           Case{"smollm2", "retrieval"},
+                                           Case{"smollm2", "draft", false, 1, 24},
+                                           Case{"gemma3", "reader"},
+                                           Case{"smollm2", "reader", true},
+                                           Case{"smollm2", "reader", false, 1, 48, true}),
+                         [](const auto& info) {
+                           return info.param.model + "_" + info.param.method +
+                                  (info.param.trees ? "_trees" : "") +
+                                  (info.param.padded ? "_padded" : "");
+                         });
 
 }  // namespace
 }  // namespace reader::test
