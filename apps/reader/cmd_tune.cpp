@@ -64,17 +64,21 @@ Calibration calibrate(Model& model, const MethodConfig& config,
   return c;
 }
 
-// A speculator position's rate as it occurs: its confidence buckets weighted by how often
-// calibration saw each. (Sizing the template by its surest bucket instead gave a 6-node
-// template that drafted more and was no faster on prompts bench does not report.)
+// A speculator position's rate as it occurs: its confidence buckets, alone and seconded by
+// another source, weighted by how often calibration saw each. (Sizing the template by its
+// surest bucket instead gave a 6-node template that drafted more and was no faster on prompts
+// bench does not report.)
 double mean_speculator_rate(const AcceptanceCounts& counts, const std::vector<double>& priors,
                             int depth, int rank) {
   double weighted = 0, tried = 0;
-  for (int strength = 0; strength < 4; ++strength) {
-    const int cell = AcceptanceCounts::cell(speculator_kind(depth, rank, strength));
-    weighted += counts.tried(cell) * priors[static_cast<size_t>(cell)];
-    tried += counts.tried(cell);
-  }
+  for (int strength = 0; strength < 4; ++strength)
+    for (const Agreement agreement : {Agreement::kText, Agreement::kBoth}) {
+      NodeKind kind = speculator_kind(depth, rank, strength);
+      kind.agreement = agreement;
+      const int cell = AcceptanceCounts::cell(kind);
+      weighted += counts.tried(cell) * priors[static_cast<size_t>(cell)];
+      tried += counts.tried(cell);
+    }
   return tried > 0
              ? weighted / tried
              : priors[static_cast<size_t>(AcceptanceCounts::cell(speculator_kind(depth, rank)))];

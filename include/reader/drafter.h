@@ -222,11 +222,14 @@ class ReaderDrafter : public Drafter {
   bool batched_ = false;                // the engine trims the draft for a shared decode
   AcceptanceCounts calibration_;        // counts collected in calibration mode
   std::vector<Proposal> proposals_;     // every proposal behind the last drafted tree
+  std::vector<int> copied_existing_;    // nodes the copy drafted after another source
   DraftTrace* trace_ = nullptr;         // where each step's choice is written, or null
 
   void add_retrieval_path(DraftTree& tree, int parent, TokenSpan context, int depth,
                           DraftSource source);
   void add_copy_path(DraftTree& tree, TokenSpan context);
+  // Gives the speculator's nodes that another source also drafted Agreement::kBoth.
+  void mark_speculator_agreement(const DraftTree& tree);
 };
 
 }  // namespace reader

@@ -58,7 +58,8 @@ inline constexpr const char* kCostMethod = "paired-median-after-ar";
 // What the acceptance counts were counted for: changes when a drafting source drafts other
 // nodes under the same kinds (session 29: recycled successors keyed by 3 tokens), so that
 // `reader tune --if-stale` counts again.
-inline constexpr const char* kDrafter = "recycling-context-3";  // kReaderRecyclingContext's 3
+inline constexpr const char* kDrafter =
+    "recycling-context-3/agreement";  // kReaderRecyclingContext's 3
 
 // Identifies what a cost curve depends on besides the model: CPU model and features,
 // the llama.cpp build (setup's wheel key) and its compiled-in features.

@@ -114,8 +114,9 @@ struct NodeKind {
   int strength = 0;  // buckets 0..3. Widening, deepening: the share of its level's counts;
                      // speculator: the probability its source row gave (its confidence);
                      // copy: depth below the root, 4 and deeper in the last
-  Agreement agreement = Agreement::kText;  // retrieval: which sources' own best guess it is
-                                           // (copy: always kText, see add_copy_path)
+  Agreement agreement = Agreement::kText;  // retrieval: which sources' own best guess it is;
+                                           // speculator: kBoth where retrieval or the copy
+                                           // drafted it too; copy: always kText
 };
 
 // The kind of a speculator node at `depth` (1 = child of the root) holding its parent's

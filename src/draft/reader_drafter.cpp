@@ -103,8 +103,22 @@ void ReaderDrafter::add_copy_path(DraftTree& tree, TokenSpan context) {
       proposals_.push_back({node,
                             {DraftSource::kCopy, copy.match_len,
                              std::min<int>(static_cast<int>(i), 3), Agreement::kText}});
+    else
+      copied_existing_.push_back(node);
     parent = node;
   }
+}
+
+void ReaderDrafter::mark_speculator_agreement(const DraftTree& tree) {
+  // A speculator guess that retrieval or the copy drafted too is its own kind: two sources
+  // that agree are right more often than either alone, and calibration counts them apart.
+  std::vector<char> other(static_cast<size_t>(tree.size()), 0);
+  for (const Proposal& p : proposals_)
+    if (p.kind.source != DraftSource::kSpeculator) other[static_cast<size_t>(p.node)] = 1;
+  for (int node : copied_existing_) other[static_cast<size_t>(node)] = 1;
+  for (Proposal& p : proposals_)
+    if (p.kind.source == DraftSource::kSpeculator && other[static_cast<size_t>(p.node)])
+      p.kind.agreement = Agreement::kBoth;
 }
 
 bool ReaderDrafter::speculator_pays(const CostCurve& cost) {
@@ -129,6 +143,7 @@ bool ReaderDrafter::speculator_pays(const CostCurve& cost) {
 DraftTree ReaderDrafter::draft(TokenSpan context, int budget_cap) {
   DraftTree tree(context.back(), std::min(shape_.budget(), budget_cap));
   proposals_.clear();
+  copied_existing_.clear();
   // Batched, a sequence's extra tokens cost what the batch's passes cost, which the engine
   // judges for all sequences at once: pick the path by expected tokens alone, keep all of it.
   static const CostCurve kFree({{1, 1.0}, {2, 1.0}});
@@ -165,6 +180,7 @@ DraftTree ReaderDrafter::draft(TokenSpan context, int budget_cap) {
     }
     // Copy: the text's latest repeat, followed where it occurred (context_copy.h).
     if (shape_.d_copy > 0 && !tree.full()) add_copy_path(tree, context);
+    mark_speculator_agreement(tree);
   }
   if (calibrate_ || !shape_.adaptive || tree.size() == 1) {
     if (trace_) trace_->step(context.size(), tree, {}, cost, {});  // all of it, not weighed

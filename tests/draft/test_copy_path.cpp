@@ -1,9 +1,11 @@
 // ReaderDrafter's copy path (context_copy.h) on small token sequences, without a model: it
 // follows the latest repeat where the trie follows the most frequent continuation, shares the
-// nodes both draft, and is absent from shapes that predate it.
+// nodes both draft, is absent from shapes that predate it, and seconds speculator guesses.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
+#include <string_view>
 
 #include "reader/drafter.h"
 
@@ -76,6 +78,58 @@ TEST(CopyPathTest, ItsOwnNodesAreWeighedAndKept) {
   ASSERT_GE(t.size(), 2);
   EXPECT_EQ(t.token(1), 60);
   for (int i = 1; i < t.size(); ++i) EXPECT_EQ(t.source(i), DraftSource::kCopy);
+}
+
+// A speculator that always guesses `a` then `b` below the root.
+class FixedGuesses : public Speculator {
+ public:
+  FixedGuesses(Token a, Token b) : a_(a), b_(b) {}
+  std::string_view name() const override { return "fixed"; }
+  void begin(TokenSpan) override {}
+  void draft(TokenSpan, DraftTree& tree) override {
+    const int first = tree.add(0, a_, DraftSource::kSpeculator);
+    if (first > 0) tree.add(first, b_, DraftSource::kSpeculator);
+  }
+  void observe(const DraftTree&, const NodeLogits&) override {}
+  void commit(TokenSpan) override {}
+  int max_nodes() const override { return 2; }
+
+ private:
+  Token a_, b_;
+};
+
+TEST(CopyPathTest, SpeculatorGuessesItSecondsAreAKindOfTheirOwn) {
+  // The copy continues "1 2 3" with 7 8; the speculator guesses 7 then 9. Calibration counts
+  // its 7 as seconded (Agreement::kBoth) and its 9, which nothing else drafted, as alone.
+  const Tokens prompt = {1, 2, 3, 7, 8, 5, 1, 2, 3};
+  TreeShape s = shape(2);
+  s.d_search = 0;
+  s.speculator = {{-1, 0}, {0, 0}};  // room for its two nodes
+  DraftPolicy calibrate;
+  calibrate.calibrate = true;
+  ReaderDrafter d(s, std::make_unique<FixedGuesses>(7, 9), nullptr, true, calibrate);
+  d.begin(prompt);
+  const DraftTree t = d.draft(prompt, 1 << 10);
+  ASSERT_EQ(t.size(), 4);  // root, 7 (both), 9 (speculator), 8 (copy)
+  std::vector<int> accepted = {0};
+  for (int i = 1; i < t.size(); ++i)
+    if (t.token(i) == 7) accepted.push_back(i);
+  d.feedback(t, accepted);
+  const AcceptanceCounts& counts = d.calibration_counts();
+  NodeKind seconded = speculator_kind(1, 0, 0), alone = speculator_kind(2, 0, 0);
+  seconded.agreement = Agreement::kBoth;
+  double seconded_tried = 0, alone_tried = 0, alone_as_seconded = 0;
+  for (int strength = 0; strength < 4; ++strength) {
+    seconded.strength = alone.strength = strength;
+    seconded_tried += counts.tried(AcceptanceCounts::cell(seconded));
+    alone_tried += counts.tried(AcceptanceCounts::cell(alone));
+    NodeKind k = alone;
+    k.agreement = Agreement::kBoth;
+    alone_as_seconded += counts.tried(AcceptanceCounts::cell(k));
+  }
+  EXPECT_EQ(seconded_tried, 1.0);
+  EXPECT_EQ(alone_tried, 1.0);
+  EXPECT_EQ(alone_as_seconded, 0.0);
 }
 
 }  // namespace
