@@ -120,7 +120,7 @@ void ModelFlags::add_to(CLI::App& app) {
       ->envname("READER_GPU_LAYERS")
       ->check(CLI::Range(-1, 1 << 16));
   app.add_flag("--pad-decodes", pad_decodes,
-               "pad verification batches to a power of two, so that a GPU replays a few "
+               "pad each decode of 2-32 tokens to a power of two, so that a GPU replays a few "
                "captured graphs (measured slower overall; README, \"GPU\")");
 }
 

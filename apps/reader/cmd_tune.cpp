@@ -234,14 +234,14 @@ void print_acceptance(const AcceptanceCounts& counts) {
   for (int cell = 0; cell < AcceptanceCounts::kCells; ++cell) {
     if (counts.tried(cell) < 20) continue;
     const NodeKind k = AcceptanceCounts::kind(cell);
-    std::string feature = k.source == DraftSource::kSpeculator
-                              ? fmt::format("depth {} rank {} confidence {}", k.feature / 4 + 1,
-                                            k.feature % 4, k.strength)
-                          : k.source == DraftSource::kCopy
-                              ? fmt::format("match {} depth {}{}", k.feature, k.strength + 1,
-                                            k.strength == 3 ? "+" : "")
-                              : fmt::format("match {} share {} {}", k.feature, k.strength,
-                                            agreement_name(k.agreement));
+    std::string feature =
+        k.source == DraftSource::kSpeculator
+            ? fmt::format("depth {} rank {} confidence {}{}", k.feature / 4 + 1, k.feature % 4,
+                          k.strength, k.agreement == Agreement::kBoth ? " seconded" : "")
+        : k.source == DraftSource::kCopy ? fmt::format("match {} depth {}{}", k.feature,
+                                                       k.strength + 1, k.strength == 3 ? "+" : "")
+                                         : fmt::format("match {} share {} {}", k.feature,
+                                                       k.strength, agreement_name(k.agreement));
     std::printf("| %s | %s | %.2f | %.0f |\n", std::string(to_string(k.source)).c_str(),
                 feature.c_str(), priors[static_cast<size_t>(cell)], counts.tried(cell));
   }

@@ -67,7 +67,8 @@ struct ModelOptions {
   // (README, "GPU"). Its kernels there are not batch-invariant: greedy output equals plain
   // decoding except where rounding flips a near-tie.
   int gpu_layers = 0;
-  // Pads a decode of 2..32 tokens to the next power of two with filler tokens (they continue
+  // Pads a decode of 2..32 tokens (verification, short prompt chunks, a draft model's layers)
+  // to the next power of two with filler tokens (they continue
   // the batch's last sequence; decode() drops their cells again), so verification runs five
   // batch shapes instead of thirty, and llama.cpp's CUDA backend replays a captured graph for
   // each. Off: on an H200 that made READER's long steps warm but its drafting eager, and

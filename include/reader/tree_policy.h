@@ -98,11 +98,12 @@ CostModel fallback_cost_model();
 // Retrieval: which sources, each at its own longest match, rank the drafted token first. The
 // merged ranking follows the longest match, so a datastore phrase can outvote this text's own
 // continuation; calibration prompts accept such a token 5-20% of the time, and one both agree
-// on more often than either alone (README, "Calibration").
+// on more often than either alone (README, "Calibration"). A speculator node uses two values:
+// kBoth for a guess that retrieval or the copy drafted too, kText for its guess alone.
 enum class Agreement : std::uint8_t {
   kText = 0,      // this text's trie (prompt, output so far, prediction) only
   kLongTerm = 1,  // only the long-term sources (datastore, earlier outputs)
-  kBoth = 2,      // the trie and a long-term source
+  kBoth = 2,      // the trie and a long-term source (speculator: seconded)
   kNeither = 3,   // no source alone: the merged counts chose it
 };
 inline constexpr int kAgreements = 4;
@@ -157,6 +158,11 @@ class AcceptanceCounts {
 // cautious structural default), and retrieval rates are made non-decreasing in match
 // length (isotonic): a longer verbatim match is never weaker evidence than a shorter one.
 std::vector<double> acceptance_priors(const AcceptanceCounts& counts);
+
+// The counts as a drafter whose speculator guesses nothing can second (no retrieval, no
+// copy) sees them: the speculator's seconded counts (Agreement::kBoth) folded into its lone
+// ones, so that its rates are those of all its guesses.
+AcceptanceCounts without_seconding(AcceptanceCounts counts);
 
 // Conditional acceptance rates q(kind): the calibrated prior updated by what this run
 // accepts, with exponential forgetting so the estimate follows the current text.

@@ -6,7 +6,7 @@
 #
 #   carry .dev/tools .dev/bundle.tar.zst .dev/model.part.00 .dev/model.sha256:  check.sh sanity
 #   carry .dev/model.part.01:  check.sh stash
-#   carry .dev/model.part.02:  check.sh run     (or: check.sh probe)
+#   carry .dev/model.part.02:  check.sh run     (or: check.sh probe, check.sh pad)
 #
 #   sanity  the machine, and whether the bundle's programs load
 #   run     model tests on the GPU, then reader bench with the two best peers

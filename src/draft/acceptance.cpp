@@ -144,6 +144,24 @@ std::vector<double> acceptance_priors(const AcceptanceCounts& counts) {
       }
     }
   }
+  // A seconded speculator guess (Agreement::kBoth) with little evidence borrows from the
+  // seconded guesses at its depth and rank, and those from the lone guess of its cell: a
+  // profile counted before seconding existed then weighs every guess as it did.
+  for (int f = 0; f < F; ++f) {
+    double a = 0, n = 0;
+    for (int s = 0; s < kStrengths; ++s) {
+      const int c = cell_index(0, f, s, static_cast<int>(Agreement::kBoth));
+      a += counts.accepted(c);
+      n += counts.tried(c);
+    }
+    for (int s = 0; s < kStrengths; ++s) {
+      const int c = cell_index(0, f, s, static_cast<int>(Agreement::kBoth));
+      const double lone =
+          prior[static_cast<size_t>(cell_index(0, f, s, static_cast<int>(Agreement::kText)))];
+      prior[static_cast<size_t>(c)] =
+          shrink(counts.accepted(c), counts.tried(c), shrink(a, n, lone));
+    }
+  }
   // Retrieval: non-decreasing in match length within each (source, strength, agreement) row.
   for (int src = 1; src < kSources; ++src)
     for (int s = 0; s < kStrengths; ++s)
@@ -161,6 +179,19 @@ std::vector<double> acceptance_priors(const AcceptanceCounts& counts) {
         for (size_t i = 0; i < cells.size(); ++i) prior[static_cast<size_t>(cells[i])] = y[i];
       }
   return prior;
+}
+
+AcceptanceCounts without_seconding(AcceptanceCounts counts) {
+  for (int cell = 0; cell < AcceptanceCounts::kCells; ++cell) {
+    NodeKind kind = AcceptanceCounts::kind(cell);
+    if (kind.source != DraftSource::kSpeculator || kind.agreement != Agreement::kBoth) continue;
+    kind.agreement = Agreement::kText;
+    const int lone = AcceptanceCounts::cell(kind);
+    counts.set(lone, counts.accepted(lone) + counts.accepted(cell),
+               counts.tried(lone) + counts.tried(cell));
+    counts.set(cell, 0, 0);
+  }
+  return counts;
 }
 
 AcceptanceModel::AcceptanceModel(std::vector<double> priors, double prior_weight)

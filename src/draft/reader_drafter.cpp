@@ -124,15 +124,18 @@ void ReaderDrafter::mark_speculator_agreement(const DraftTree& tree) {
 bool ReaderDrafter::speculator_pays(const CostCurve& cost) {
   const double layer = speculator_->layer_cost();
   if (layer <= 0) return true;
-  // Its best chain, each depth as sure as its surest confidence bucket (an upper bound on
-  // what it would draft), must pay for verifying it and for a drafting decode per token.
+  // Its best chain, each depth as sure as its surest confidence bucket, seconded or not (an
+  // upper bound on what it would draft), must pay for verifying it and for a drafting decode per
+  // token.
   double alpha = 1, tokens = 1;
   for (int depth = 1; depth <= speculator_->max_nodes(); ++depth) {
     double q = 0;
-    for (int bucket = 0; bucket < kShareBuckets; ++bucket) {
-      const NodeKind kind = speculator_kind(depth, 0, bucket);
-      q = std::max(q, policy_estimate(kind, acceptance_.estimate(kind)));
-    }
+    for (int bucket = 0; bucket < kShareBuckets; ++bucket)
+      for (const Agreement agreement : {Agreement::kText, Agreement::kBoth}) {
+        NodeKind kind = speculator_kind(depth, 0, bucket);
+        kind.agreement = agreement;
+        q = std::max(q, policy_estimate(kind, acceptance_.estimate(kind)));
+      }
     alpha *= q;
     tokens += alpha;
     if (tokens > cost(depth + 1) + depth * layer) return true;

@@ -105,10 +105,14 @@ std::unique_ptr<Drafter> make_drafter(Model& model, const MethodConfig& config) 
   }
   DraftPolicy policy;
   policy.cost = config.cost ? *config.cost : cost_model_for(model, config.profile);
+  // Without retrieval nothing seconds a speculator's guess: its rates are those of all guesses.
+  const auto counts = [retrieval](const AcceptanceCounts& c) {
+    return retrieval ? c : without_seconding(c);
+  };
   policy.priors =
-      acceptance_priors(config.profile ? config.profile->acceptance : AcceptanceCounts{});
+      acceptance_priors(counts(config.profile ? config.profile->acceptance : AcceptanceCounts{}));
   if (config.profile && config.profile->acceptance_sampled.total_tried() > 0)
-    policy.priors_sampled = acceptance_priors(config.profile->acceptance_sampled);
+    policy.priors_sampled = acceptance_priors(counts(config.profile->acceptance_sampled));
   policy.ends_generation = [&model](Token t) { return model.is_eog(t); };
   policy.calibrate = config.calibrate;
   policy.shared = config.shared;

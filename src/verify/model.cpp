@@ -358,15 +358,19 @@ void Model::decode(std::span<const BatchToken> tokens) {
     lb.logits[i] = t.want_logits;
   }
   const int n = lb.n_tokens;
-  // Only in a unified KV cache: with a stream per sequence, llama.cpp splits a batch into
-  // equal shares per sequence, and the fillers of one would split it.
-  const int filler_pos =
-      options_.pad_decodes && options_.kv_unified ? append_fillers(lb, n, b.capacity) : -1;
+  // Only in a unified KV cache (with a stream per sequence, llama.cpp splits a batch into
+  // equal shares per sequence, and the fillers of one would split it) of attention layers
+  // (a recurrent state cannot forget the fillers).
+  const int filler_pos = options_.pad_decodes && options_.kv_unified &&
+                                 !llama_model_is_recurrent(model_) && !llama_model_is_hybrid(model_)
+                             ? append_fillers(lb, n, b.capacity)
+                             : -1;
   int rc = llama_decode(ctx_, lb);
   if (filler_pos >= 0) {
     const llama_seq_id seq = lb.seq_id[n - 1][0];
     if (rc == 0) {
-      llama_memory_seq_rm(memory(), seq, filler_pos, -1);
+      if (!llama_memory_seq_rm(memory(), seq, filler_pos, -1))
+        throw ModelError("could not drop the padding of a decode from the KV cache");
     } else if (rc == 1) {  // no room for the fillers: the batch alone may still fit
       lb.n_tokens = n;
       rc = llama_decode(ctx_, lb);

@@ -125,6 +125,31 @@ TEST(AcceptancePriorsTest, RetrievalIsNonDecreasingInMatchLength) {
   }
 }
 
+TEST(AcceptancePriorsTest, SecondedGuessesBorrowFromLoneOnesAndFoldIntoThem) {
+  NodeKind lone = speculator_kind(1, 0, 3), seconded = lone;
+  seconded.agreement = Agreement::kBoth;
+  const auto cell = [](const NodeKind& k) {
+    return static_cast<size_t>(AcceptanceCounts::cell(k));
+  };
+  // Counted before seconding existed: a seconded guess is weighed as a lone one.
+  AcceptanceCounts old;
+  for (int i = 0; i < 100; ++i) old.add(lone, i < 60);
+  const std::vector<double> old_priors = acceptance_priors(old);
+  EXPECT_NEAR(old_priors[cell(seconded)], old_priors[cell(lone)], 1e-12);
+  // With evidence of its own, a seconded guess follows it.
+  AcceptanceCounts counts = old;
+  for (int i = 0; i < 400; ++i) counts.add(seconded, i < 360);
+  const std::vector<double> priors = acceptance_priors(counts);
+  EXPECT_GT(priors[cell(seconded)], 0.85);
+  EXPECT_LT(priors[cell(lone)], 0.65);
+  // A drafter that nothing seconds sees the pooled rate in the lone cell.
+  const AcceptanceCounts pooled = without_seconding(counts);
+  EXPECT_EQ(pooled.tried(static_cast<int>(cell(lone))), 500);
+  EXPECT_EQ(pooled.accepted(static_cast<int>(cell(lone))), 420);
+  EXPECT_EQ(pooled.tried(static_cast<int>(cell(seconded))), 0);
+  EXPECT_NEAR(acceptance_priors(pooled)[cell(lone)], 0.84, 0.01);
+}
+
 TEST(AcceptancePriorsTest, UncalibratedDefaultsAreCautious) {
   // Without calibration a speculator node must not look worth a drafted token at c(2) ~ 1.2,
   // except the top-1 guess, and retrieval only with long matches.

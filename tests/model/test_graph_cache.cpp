@@ -16,6 +16,16 @@ namespace {
 
 class GraphCache : public ::testing::TestWithParam<std::string> {};
 
+// A hash of each of the last decode's first n logit rows.
+std::vector<size_t> hashed_rows(const Model& m, int n) {
+  std::vector<size_t> rows;
+  for (int i = 0; i < n; ++i)
+    rows.push_back(std::hash<std::string_view>{}(
+        std::string_view(reinterpret_cast<const char*>(m.logits(i)),
+                         sizeof(float) * static_cast<size_t>(m.n_vocab()))));
+  return rows;
+}
+
 // Decodes a prompt, then verification-like steps of changing sizes (one over the cache's
 // size limit), each keeping its first token and dropping the rest as rejected drafts; the
 // context crosses llama.cpp's 256-cell padding. Returns a hash of every logit row.
@@ -40,11 +50,8 @@ std::vector<size_t> run_steps(Model& m) {
             {static_cast<Token>(100 + (pos * 7 + i * 13 + round) % 5000), pos + i, seq0, true});
       m.decode(batch);
       EXPECT_EQ(m.kv_pos_max(0), pos + n - 1) << "fillers left in the KV cache";
-      for (int i = 0; i < n; ++i) {
-        const float* row = m.logits(i);
-        rows.push_back(std::hash<std::string_view>{}(std::string_view(
-            reinterpret_cast<const char*>(row), sizeof(float) * static_cast<size_t>(m.n_vocab()))));
-      }
+      const std::vector<size_t> step_rows = hashed_rows(m, n);
+      rows.insert(rows.end(), step_rows.begin(), step_rows.end());
       m.kv_seq_rm(0, pos + 1, -1);  // keep one token, as a step that accepts nothing
       ++pos;
     }
@@ -71,15 +78,6 @@ TEST_P(GraphCache, LogitsEqualRebuildingEveryGraph) {
 
 // Padded decodes (ModelOptions::pad_decodes) add fillers after the batch: its rows and the
 // KV cache it leaves must be the batch's alone. Bitwise where the kernels are batch-invariant.
-std::vector<size_t> hashed_rows(const Model& m, int n) {
-  std::vector<size_t> rows;
-  for (int i = 0; i < n; ++i)
-    rows.push_back(std::hash<std::string_view>{}(
-        std::string_view(reinterpret_cast<const char*>(m.logits(i)),
-                         sizeof(float) * static_cast<size_t>(m.n_vocab()))));
-  return rows;
-}
-
 TEST_P(GraphCache, PaddedDecodesLeaveTheBatchAlone) {
   ModelOptions o;
   o.path = test_model_path(GetParam());
