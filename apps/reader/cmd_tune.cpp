@@ -72,10 +72,8 @@ double mean_speculator_rate(const AcceptanceCounts& counts, const std::vector<do
                             int depth, int rank) {
   double weighted = 0, tried = 0;
   for (int strength = 0; strength < 4; ++strength)
-    for (const Agreement agreement : {Agreement::kText, Agreement::kBoth}) {
-      NodeKind kind = speculator_kind(depth, rank, strength);
-      kind.agreement = agreement;
-      const int cell = AcceptanceCounts::cell(kind);
+    for (const bool seconded : {false, true}) {
+      const int cell = AcceptanceCounts::cell(speculator_kind(depth, rank, strength, seconded));
       weighted += counts.tried(cell) * priors[static_cast<size_t>(cell)];
       tried += counts.tried(cell);
     }

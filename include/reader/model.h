@@ -68,11 +68,12 @@ struct ModelOptions {
   // decoding except where rounding flips a near-tie.
   int gpu_layers = 0;
   // Pads a decode of 2..32 tokens (verification, short prompt chunks, a draft model's layers)
-  // to the next power of two with filler tokens (they continue
-  // the batch's last sequence; decode() drops their cells again), so verification runs five
-  // batch shapes instead of thirty, and llama.cpp's CUDA backend replays a captured graph for
-  // each. Off: on an H200 that made READER's long steps warm but its drafting eager, and
-  // slower overall (README, "GPU", session 30); on the CPU fillers cost like real tokens.
+  // to the next power of two with filler tokens (they continue the batch's last sequence;
+  // decode() drops their cells again), so verification runs five batch shapes instead of
+  // thirty, and llama.cpp's CUDA backend replays a captured graph for each. Off: on an H200
+  // that made READER's long steps warm but its drafting eager, and slower overall (README,
+  // "GPU", session 30); on the CPU fillers cost like real tokens. load() clears it where it
+  // cannot pad (a KV stream per sequence, a recurrent or hybrid model).
   bool pad_decodes = false;
   // Offloads `layers` (-1: all) with the flash-attention default that goes with a GPU:
   // llama.cpp's own kernel, the fast path there (its default too).

@@ -56,10 +56,10 @@ struct Profile {
 inline constexpr const char* kCostMethod = "paired-median-after-ar";
 
 // What the acceptance counts were counted for: changes when a drafting source drafts other
-// nodes under the same kinds (session 29: recycled successors keyed by 3 tokens), so that
-// `reader tune --if-stale` counts again.
-inline constexpr const char* kDrafter =
-    "recycling-context-3/agreement";  // kReaderRecyclingContext's 3
+// nodes under the same kinds (session 29: recycled successors keyed by kReaderRecyclingContext
+// = 3 tokens; session 30: seconded speculator guesses), so that `reader tune --if-stale`
+// counts again.
+inline constexpr const char* kDrafter = "recycling-context-3/agreement";
 
 // Identifies what a cost curve depends on besides the model: CPU model and features,
 // the llama.cpp build (setup's wheel key) and its compiled-in features.

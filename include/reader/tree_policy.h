@@ -121,10 +121,11 @@ struct NodeKind {
 };
 
 // The kind of a speculator node at `depth` (1 = child of the root) holding its parent's
-// rank-th guess with confidence bucket `strength`; the drafter and reader tune agree on it.
-inline NodeKind speculator_kind(int depth, int rank, int strength = 0) {
+// rank-th guess with confidence bucket `strength`, alone or `seconded` by retrieval or the
+// copy; the drafter and reader tune agree on it.
+inline NodeKind speculator_kind(int depth, int rank, int strength = 0, bool seconded = false) {
   return {DraftSource::kSpeculator, std::min(depth - 1, 15) * 4 + std::min(rank, 3), strength,
-          Agreement::kText};
+          seconded ? Agreement::kBoth : Agreement::kText};
 }
 
 // The sources whose nodes READER weighs by kind, in the order of the acceptance cells (the

@@ -120,6 +120,8 @@ std::vector<double> acceptance_priors(const AcceptanceCounts& counts) {
   for (int src = 0; src < kSources; ++src) {
     for (int f = 0; f < F; ++f) {
       for (int ag = 0; ag < kAgreements; ++ag) {
+        // A seconded speculator guess backs off to the lone guess instead (below).
+        if (src == 0 && ag == static_cast<int>(Agreement::kBoth)) continue;
         // Level 1: every source of the same class at this feature (and agreement, for retrieval;
         // the copy counts as retrieval here, its feature being the match at its root).
         double a1 = 0, n1 = 0, a2 = 0, n2 = 0;
@@ -182,15 +184,14 @@ std::vector<double> acceptance_priors(const AcceptanceCounts& counts) {
 }
 
 AcceptanceCounts without_seconding(AcceptanceCounts counts) {
-  for (int cell = 0; cell < AcceptanceCounts::kCells; ++cell) {
-    NodeKind kind = AcceptanceCounts::kind(cell);
-    if (kind.source != DraftSource::kSpeculator || kind.agreement != Agreement::kBoth) continue;
-    kind.agreement = Agreement::kText;
-    const int lone = AcceptanceCounts::cell(kind);
-    counts.set(lone, counts.accepted(lone) + counts.accepted(cell),
-               counts.tried(lone) + counts.tried(cell));
-    counts.set(cell, 0, 0);
-  }
+  for (int f = 0; f < AcceptanceCounts::kFeatures; ++f)
+    for (int s = 0; s < kStrengths; ++s) {
+      const int seconded = cell_index(0, f, s, static_cast<int>(Agreement::kBoth));
+      const int lone = cell_index(0, f, s, static_cast<int>(Agreement::kText));
+      counts.set(lone, counts.accepted(lone) + counts.accepted(seconded),
+                 counts.tried(lone) + counts.tried(seconded));
+      counts.set(seconded, 0, 0);
+    }
   return counts;
 }
 

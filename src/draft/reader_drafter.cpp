@@ -131,9 +131,8 @@ bool ReaderDrafter::speculator_pays(const CostCurve& cost) {
   for (int depth = 1; depth <= speculator_->max_nodes(); ++depth) {
     double q = 0;
     for (int bucket = 0; bucket < kShareBuckets; ++bucket)
-      for (const Agreement agreement : {Agreement::kText, Agreement::kBoth}) {
-        NodeKind kind = speculator_kind(depth, 0, bucket);
-        kind.agreement = agreement;
+      for (const bool seconded : {false, true}) {
+        const NodeKind kind = speculator_kind(depth, 0, bucket, seconded);
         q = std::max(q, policy_estimate(kind, acceptance_.estimate(kind)));
       }
     alpha *= q;

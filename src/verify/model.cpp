@@ -178,6 +178,12 @@ std::unique_ptr<Model> Model::load(const ModelOptions& options) {
   // (to 256 cells): a short --ctx decodes at most that many tokens at once, so report what
   // llama.cpp really took, and every caller chunks by it.
   m->options_.n_batch = static_cast<int>(llama_n_batch(m->ctx_));
+  // Fillers only in a unified KV cache (with a stream per sequence llama.cpp splits a batch
+  // into equal shares per sequence, and one sequence's fillers would split it) of attention
+  // layers (a recurrent state cannot forget them); elsewhere the model does not pad.
+  m->options_.pad_decodes = options.pad_decodes && options.kv_unified &&
+                            !llama_model_is_recurrent(m->model_) &&
+                            !llama_model_is_hybrid(m->model_);
   m->batch_ = std::make_unique<BatchBuffer>(m->options_.n_batch, options.n_seq_max);
   return m;
 }
@@ -309,15 +315,14 @@ std::string Model::apply_chat_template(std::span<const ChatMessage> messages,
 namespace {
 
 // Appends fillers to `lb` (holding `n` tokens) up to the next power of two, as decode() pads
-// with ModelOptions::pad_decodes. They continue the last token's first sequence past its
-// largest position in the batch, so no real token's query sees them, and want logits when
+// with ModelOptions::pad_decodes. They continue the last token's first sequence, `seq`, past
+// its largest position in the batch, so no real token's query sees them, and want logits when
 // every real token does, so that padded batches of one size share one graph. Returns the
 // first filler position (-1: none added), from where their cells are to be dropped.
-int append_fillers(llama_batch& lb, int n, int capacity) {
+int append_fillers(llama_batch& lb, int n, int capacity, llama_seq_id seq) {
   if (n < 2 || n > kGraphCacheMaxTokens) return -1;
   const int padded = std::min(static_cast<int>(std::bit_ceil(static_cast<unsigned>(n))), capacity);
   if (padded == n) return -1;
-  const llama_seq_id seq = lb.seq_id[n - 1][0];
   int first = 0;
   bool all_logits = true;
   for (int i = 0; i < n; ++i) {
@@ -358,16 +363,10 @@ void Model::decode(std::span<const BatchToken> tokens) {
     lb.logits[i] = t.want_logits;
   }
   const int n = lb.n_tokens;
-  // Only in a unified KV cache (with a stream per sequence, llama.cpp splits a batch into
-  // equal shares per sequence, and the fillers of one would split it) of attention layers
-  // (a recurrent state cannot forget the fillers).
-  const int filler_pos = options_.pad_decodes && options_.kv_unified &&
-                                 !llama_model_is_recurrent(model_) && !llama_model_is_hybrid(model_)
-                             ? append_fillers(lb, n, b.capacity)
-                             : -1;
+  const llama_seq_id seq = lb.seq_id[n - 1][0];
+  const int filler_pos = options_.pad_decodes ? append_fillers(lb, n, b.capacity, seq) : -1;
   int rc = llama_decode(ctx_, lb);
   if (filler_pos >= 0) {
-    const llama_seq_id seq = lb.seq_id[n - 1][0];
     if (rc == 0) {
       if (!llama_memory_seq_rm(memory(), seq, filler_pos, -1))
         throw ModelError("could not drop the padding of a decode from the KV cache");

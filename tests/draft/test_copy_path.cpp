@@ -116,17 +116,14 @@ TEST(CopyPathTest, SpeculatorGuessesItSecondsAreAKindOfTheirOwn) {
     if (t.token(i) == 7) accepted.push_back(i);
   d.feedback(t, accepted);
   const AcceptanceCounts& counts = d.calibration_counts();
-  NodeKind seconded = speculator_kind(1, 0, 0), alone = speculator_kind(2, 0, 0);
-  seconded.agreement = Agreement::kBoth;
-  double seconded_tried = 0, alone_tried = 0, alone_as_seconded = 0;
-  for (int strength = 0; strength < 4; ++strength) {
-    seconded.strength = alone.strength = strength;
-    seconded_tried += counts.tried(AcceptanceCounts::cell(seconded));
-    alone_tried += counts.tried(AcceptanceCounts::cell(alone));
-    NodeKind k = alone;
-    k.agreement = Agreement::kBoth;
-    alone_as_seconded += counts.tried(AcceptanceCounts::cell(k));
-  }
+  const auto tried = [&](int depth, bool seconded) {
+    double sum = 0;
+    for (int strength = 0; strength < 4; ++strength)
+      sum += counts.tried(AcceptanceCounts::cell(speculator_kind(depth, 0, strength, seconded)));
+    return sum;
+  };
+  const double seconded_tried = tried(1, true), alone_tried = tried(2, false),
+               alone_as_seconded = tried(2, true);
   EXPECT_EQ(seconded_tried, 1.0);
   EXPECT_EQ(alone_tried, 1.0);
   EXPECT_EQ(alone_as_seconded, 0.0);

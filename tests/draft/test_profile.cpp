@@ -126,8 +126,7 @@ TEST(AcceptancePriorsTest, RetrievalIsNonDecreasingInMatchLength) {
 }
 
 TEST(AcceptancePriorsTest, SecondedGuessesBorrowFromLoneOnesAndFoldIntoThem) {
-  NodeKind lone = speculator_kind(1, 0, 3), seconded = lone;
-  seconded.agreement = Agreement::kBoth;
+  const NodeKind lone = speculator_kind(1, 0, 3), seconded = speculator_kind(1, 0, 3, true);
   const auto cell = [](const NodeKind& k) {
     return static_cast<size_t>(AcceptanceCounts::cell(k));
   };

@@ -59,12 +59,19 @@ std::vector<size_t> run_steps(Model& m) {
   return rows;
 }
 
-TEST_P(GraphCache, LogitsEqualRebuildingEveryGraph) {
+// The model as these tests load it: a small context, offloaded where the tests run on a GPU
+// (the patch serves every backend's graphs).
+ModelOptions small_context(const std::string& name) {
   ModelOptions o;
-  o.path = test_model_path(GetParam());
+  o.path = test_model_path(name);
   o.n_seq_max = 4;
   o.n_ctx = 1024;
-  o.offload(test_gpu_layers());  // the patch serves every backend's graphs
+  o.offload(test_gpu_layers());
+  return o;
+}
+
+TEST_P(GraphCache, LogitsEqualRebuildingEveryGraph) {
+  ModelOptions o = small_context(GetParam());
   o.graph_cache = 0;
   auto rebuild = Model::load(o);
   const auto want = run_steps(*rebuild);
@@ -79,11 +86,7 @@ TEST_P(GraphCache, LogitsEqualRebuildingEveryGraph) {
 // Padded decodes (ModelOptions::pad_decodes) add fillers after the batch: its rows and the
 // KV cache it leaves must be the batch's alone. Bitwise where the kernels are batch-invariant.
 TEST_P(GraphCache, PaddedDecodesLeaveTheBatchAlone) {
-  ModelOptions o;
-  o.path = test_model_path(GetParam());
-  o.n_seq_max = 4;
-  o.n_ctx = 1024;
-  o.offload(test_gpu_layers());
+  ModelOptions o = small_context(GetParam());
   o.pad_decodes = false;
   auto plain = Model::load(o);
   const auto want = run_steps(*plain);
