@@ -57,9 +57,9 @@ inline constexpr const char* kCostMethod = "paired-median-after-ar";
 
 // What the acceptance counts were counted for: changes when a drafting source drafts other
 // nodes under the same kinds (session 29: recycled successors keyed by kReaderRecyclingContext
-// = 3 tokens; session 30: seconded speculator guesses), so that `reader tune --if-stale`
-// counts again.
-inline constexpr const char* kDrafter = "recycling-context-3/agreement";
+// = 3 tokens; session 30: seconded speculator guesses; session 31: retrieval matches up to 12
+// tokens), so that `reader tune --if-stale` counts again.
+inline constexpr const char* kDrafter = "recycling-context-3/agreement/suffix-12";
 
 // Identifies what a cost curve depends on besides the model: CPU model and features,
 // the llama.cpp build (setup's wheel key) and its compiled-in features.
