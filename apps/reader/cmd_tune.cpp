@@ -64,6 +64,57 @@ Calibration calibrate(Model& model, const MethodConfig& config,
   return c;
 }
 
+// c(n) as generation pays it: READER's verification steps of n tokens against the
+// autoregressive steps of the same prompts, the two methods alternating prompt by prompt. The
+// probe times each size right after a one-token decode in a loop that does nothing else; among
+// drafting, bookkeeping and steps of changing sizes, a step cost more than that (session 31, in
+// this host's fast hours: 4 tokens 1.61 one-token steps where the probe said 1.16, 8 tokens
+// 2.51 against 1.58; README, "Tree sizes"). Sizes verified fewer than kMinSteps times are
+// left out; nullopt where none is left.
+std::optional<CostCurve> measure_steps_in_place(Model& model, const LoadedInputs& inputs,
+                                                const Profile& p,
+                                                const std::vector<PromptItem>& items,
+                                                const GenerationOptions& opts) {
+  constexpr int kMinSteps = 10;
+  MethodConfig reader_config = inputs.config(Method::kReader);
+  reader_config.profile = &p;
+  Generator reader(model, reader_config);
+  Generator ar(model, inputs.config(Method::kAutoregressive));
+  double ar_ms = 0, ar_steps = 0;
+  std::vector<double> ms, steps;
+  ProgressBar bar("tune: steps in place");
+  for (size_t i = 0; i < items.size(); ++i) {
+    const Tokens prompt = model.tokenize(model.apply_chat_template(items[i].user), true, true);
+    if (static_cast<int>(prompt.size()) + opts.max_tokens + 64 > model.n_ctx()) continue;
+    for (int k = 0; k < 2; ++k) {  // rotated, so that drift weighs on both alike
+      if ((k + static_cast<int>(i)) % 2 == 0) {
+        const GenerationStats st = ar.run(prompt, opts).stats;
+        ar_ms += st.verify_ms;
+        ar_steps += st.steps;
+      } else {
+        const GenerationStats st = reader.run(prompt, opts).stats;
+        ms.resize(std::max(ms.size(), st.verify_ms_by_size.size()), 0.0);
+        steps.resize(ms.size(), 0.0);
+        for (size_t n = 0; n < st.verify_ms_by_size.size(); ++n) {
+          ms[n] += st.verify_ms_by_size[n];
+          steps[n] += st.verified_histogram[n];
+        }
+      }
+    }
+    bar.update(static_cast<double>(i + 1) / static_cast<double>(items.size()), items[i].id);
+  }
+  bar.finish();
+  if (ar_steps <= 0) return std::nullopt;
+  const double one = ar_ms / ar_steps;
+  std::vector<std::pair<int, double>> points = {{1, 1.0}};
+  for (size_t n = 2; n < ms.size(); ++n)
+    if (steps[n] >= kMinSteps)  // non-decreasing, as a curve must be (timing noise)
+      points.emplace_back(static_cast<int>(n),
+                          std::max(points.back().second, ms[n] / steps[n] / one));
+  if (points.size() < 2) return std::nullopt;
+  return CostCurve(std::move(points));
+}
+
 // A speculator position's rate as it occurs: its confidence buckets, alone and seconded by
 // another source, weighted by how often calibration saw each. (Sizing the template by its
 // surest bucket instead gave a 6-node template that drafted more and was no faster on prompts
@@ -265,6 +316,7 @@ std::string stale_reason(const Profile& old, const Model& model, const TuneFlags
     return fmt::format("calibrated with datastore '{}', now '{}'", old.datastore, datastore);
   if (old.drafter != kDrafter)
     return fmt::format("counted for drafter '{}', now '{}'", old.drafter, kDrafter);
+  if (!old.cost_in_place) return "its cost was not measured in generation";
   return "";
 }
 
@@ -339,6 +391,7 @@ void run_tune(const TuneFlags& f) {
     config.calibrate = true;
     GenerationOptions opts;
     opts.max_tokens = f.max_tokens;
+    const GenerationOptions opts_greedy = opts;
     const Calibration greedy = calibrate(*model, config, items, opts, "tune: acceptance");
     p.acceptance = greedy.counts;
     p.datastore = datastore;
@@ -362,6 +415,15 @@ void run_tune(const TuneFlags& f) {
           fmt::format("; sampled at T = {}, seed 1: {} generated", f.sampling_temp, sampled.tokens);
       std::printf("\nunder sampling (T = %g):", f.sampling_temp);
       print_acceptance(p.acceptance_sampled);
+    }
+    // The probe's curve, corrected by what generation pays, before Theorem 1 sizes anything.
+    p.cost_in_place = measure_steps_in_place(*model, *inputs, p, items, opts_greedy);
+    if (p.cost_in_place) {
+      p.cost = with_steps_in_place(p.cost, *p.cost_in_place);
+      std::printf("\nverification steps in place, c(n) against autoregressive steps:");
+      for (const auto& [n, c] : p.cost_in_place->points()) std::printf(" %d: %.2f", n, c);
+      std::printf("\n");
+      print_cost(p.cost);
     }
     const std::vector<double>& contexts = greedy.contexts;
     // Theorem 1 on the calibrated rates at the typical calibration context.

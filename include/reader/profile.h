@@ -40,6 +40,8 @@ struct Profile {
   int threads = 0;              // threads the cost was measured with
   CostModel cost = fallback_cost_model();  // c(n, L) on that machine
   std::string cost_method;                 // how c(n) was estimated: kCostMethod, else stale
+  std::optional<CostCurve> cost_in_place;  // c(n) generation paid (tune), folded into `cost`;
+                                           // absent: the probe's alone
   AcceptanceCounts acceptance;             // calibration counts per node kind, greedy
   AcceptanceCounts acceptance_sampled;     // the same at sampled_temperature (empty: not run)
   double sampled_temperature = 0;          // temperature acceptance_sampled was counted at

@@ -129,4 +129,25 @@ CostModel fallback_cost_model() {
             {{1, 1.0}, {2, 1.19}, {4, 1.66}, {8, 2.73}, {16, 4.58}, {32, 9.19}, {64, 16.2}})}});
 }
 
+CostModel with_steps_in_place(const CostModel& probed, const CostCurve& in_place) {
+  const CostCurve& first = probed.curves().front().curve;
+  const int last = in_place.points().back().first;  // the largest size generation measured
+  std::vector<CostModel::Curve> curves;
+  for (const CostModel::Curve& c : probed.curves()) {
+    std::vector<std::pair<int, double>> points;
+    double previous = 1.0;
+    for (const auto& [n, cost] : c.curve.points()) {
+      // Past what generation measured, the probe's shape from there on.
+      const double here = n <= last ? in_place(n) : in_place(last) * first(n) / first(last);
+      // Longer contexts add what the probe saw them add to the shortest one.
+      previous = std::max(previous, here + cost - first(n));
+      points.emplace_back(n, previous);
+    }
+    curves.push_back({c.context, CostCurve(std::move(points))});
+  }
+  CostModel adjusted(std::move(curves));
+  if (!probed.batch().empty()) adjusted.set_batch(probed.batch_context(), probed.batch());
+  return adjusted;
+}
+
 }  // namespace reader

@@ -152,6 +152,7 @@ std::string profile_to_json(const Profile& p) {
             {"cost_method", p.cost_method},
             {"acceptance", acceptance_to_json(p.acceptance)},
             {"calibration", p.calibration}};
+  if (p.cost_in_place) j["cost_in_place"] = curve_to_json(*p.cost_in_place);
   if (!p.datastore.empty()) j["datastore"] = p.datastore;
   if (!p.drafter.empty()) j["drafter"] = p.drafter;
   if (p.acceptance_sampled.total_tried() > 0) {
@@ -203,6 +204,8 @@ Profile load_profile(const std::filesystem::path& path) {
       p.cost.set_batch(detail::json_int(b.at("context"), "batch_cost context"), std::move(batch));
     }
     p.cost_method = j.value("cost_method", "");
+    if (j.contains("cost_in_place"))
+      p.cost_in_place = curve_from_json(j["cost_in_place"], "cost_in_place n");
     p.acceptance = acceptance_from_json(j.at("acceptance"), where);
     if (j.contains("acceptance_sampled")) {
       p.acceptance_sampled = acceptance_from_json(j["acceptance_sampled"], where);

@@ -43,6 +43,54 @@ TEST(CostModelTest, RefusesCurvesThatCouldGoNegative) {
     for (int n : {1, 2, 7, 64, 512}) EXPECT_GT(m.at(context)(n), 0.0);
 }
 
+// Randomized against a direct reading of the rule: up to the largest size generation
+// measured, the first curve is generation's; beyond it, the probe's growth from there; longer
+// contexts add to it what the probe saw them add; every curve stays a curve (c(1) = 1,
+// non-decreasing); the batch table is kept.
+TEST(CostModelTest, StepsInPlaceReplaceTheProbedShortContextCurve) {
+  std::mt19937 rng(31);
+  std::uniform_real_distribution<double> step(0.0, 0.5);
+  for (int trial = 0; trial < 200; ++trial) {
+    const std::vector<int> sizes = {1, 2, 3, 4, 6, 8, 12, 16, 32};
+    std::vector<CostModel::Curve> curves;
+    for (int context : {256, 1024, 4096}) {
+      std::vector<std::pair<int, double>> points;
+      double c = 1.0;
+      for (int n : sizes) points.emplace_back(n, c += n == 1 ? 0.0 : step(rng));
+      points.front().second = 1.0;
+      curves.push_back({context, CostCurve(points)});
+    }
+    CostModel probed(curves);
+    probed.set_batch(256, {{2, CostCurve({{1, 1.4}, {2, 1.9}})}});
+    const int last = 2 + static_cast<int>(rng() % 10);
+    std::vector<std::pair<int, double>> measured = {{1, 1.0}};
+    for (int n = 2; n <= last; ++n) measured.emplace_back(n, measured.back().second + step(rng));
+    const CostCurve in_place(measured);
+    const CostModel m = with_steps_in_place(probed, in_place);
+    ASSERT_EQ(m.curves().size(), probed.curves().size());
+    ASSERT_EQ(m.batch().size(), 1u);
+    const CostCurve& first = probed.curves().front().curve;
+    for (size_t ci = 0; ci < m.curves().size(); ++ci) {
+      const CostCurve& probe = probed.curves()[ci].curve;
+      const auto& pts = m.curves()[ci].curve.points();
+      ASSERT_EQ(pts.size(), probe.points().size());
+      double expected_max = 1.0;
+      for (const auto& [n, c] : pts) {
+        const double base = n <= last ? in_place(n) : in_place(last) * first(n) / first(last);
+        expected_max = std::max(expected_max, base + probe(n) - first(n));
+        EXPECT_NEAR(c, expected_max, 1e-12) << "context " << probed.curves()[ci].context << " n " << n;
+      }
+      EXPECT_DOUBLE_EQ(pts.front().second, 1.0);
+    }
+  }
+  // Measured in place exactly as probed: nothing changes.
+  const CostModel same({{256, CostCurve({{1, 1.0}, {4, 1.5}, {8, 2.0}})},
+                        {1024, CostCurve({{1, 1.0}, {4, 1.8}, {8, 2.6}})}});
+  const CostModel m = with_steps_in_place(same, CostCurve({{1, 1.0}, {4, 1.5}, {8, 2.0}}));
+  for (int context : {256, 1024})
+    for (int n : {1, 4, 8}) EXPECT_DOUBLE_EQ(m.at(context)(n), same.at(context)(n));
+}
+
 TEST(CostModelTest, BatchPassesFollowTheTableAndTheChainWithout) {
   CostModel m({{256, CostCurve({{1, 1.0}, {4, 1.8}, {8, 2.4}, {16, 3.0}})},
                {1024, CostCurve({{1, 1.0}, {4, 2.0}, {8, 2.8}, {16, 3.6}})}});
@@ -286,6 +334,14 @@ TEST_F(ProfileFileTest, RoundTrips) {
   ASSERT_TRUE(q.shape.has_value());
   EXPECT_EQ(q.shape->speculator.size(), 2u);
   EXPECT_EQ(q.acceptance_sampled.total_tried(), 0.0);  // not calibrated under sampling
+  EXPECT_FALSE(q.cost_in_place.has_value());           // the probe's curve alone
+
+  p.cost_in_place = CostCurve({{1, 1.0}, {2, 1.3}, {6, 2.1}});
+  save_profile(p, dir_ / "p.json");
+  const Profile in_place = load_profile(dir_ / "p.json");
+  ASSERT_TRUE(in_place.cost_in_place.has_value());
+  EXPECT_EQ(in_place.cost_in_place->points(), p.cost_in_place->points());
+  p.cost_in_place.reset();
 
   p.acceptance_sampled.add({DraftSource::kWidening, 5, 2, Agreement::kLongTerm}, false);
   p.sampled_temperature = 0.8;
