@@ -78,7 +78,8 @@ TEST(CostModelTest, StepsInPlaceReplaceTheProbedShortContextCurve) {
       for (const auto& [n, c] : pts) {
         const double base = n <= last ? in_place(n) : in_place(last) * first(n) / first(last);
         expected_max = std::max(expected_max, base + probe(n) - first(n));
-        EXPECT_NEAR(c, expected_max, 1e-12) << "context " << probed.curves()[ci].context << " n " << n;
+        EXPECT_NEAR(c, expected_max, 1e-12)
+            << "context " << probed.curves()[ci].context << " n " << n;
       }
       EXPECT_DOUBLE_EQ(pts.front().second, 1.0);
     }
