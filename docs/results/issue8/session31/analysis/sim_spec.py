@@ -2,7 +2,7 @@ import sys, math
 from collections import defaultdict
 import os; sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../../../../scripts'))
 from replay_drafts import read_generations, generation_steps, judge, accepted_depth, best_path
-path=sys.argv[1]
+path=sys.argv[1]; RELATIVE=len(sys.argv)>2 and sys.argv[2]=='relative'
 gens=list(read_generations(path,'reader'))
 def state(step, i, depth):
     par=step['parents']; src=step['sources']; tok=step['tokens']
@@ -34,8 +34,13 @@ def evaluate(gs, c):
                     if step['sources'][i-1]==1: continue
                     k=(step['sources'][i-1], state(step,i,depth), min(int(q[i-1]*5),4), min(depth[i],2))
                     n,a=c.get(k,(0,0))
-                    # shrink empirical rate toward q
-                    q[i-1]=(a+10*q[i-1])/(n+10)
+                    if RELATIVE:  # scale q by the state's rate over both states' (same cell)
+                        n2=sum(c.get((k[0],s_,k[2],k[3]),(0,0))[0] for s_ in ('none','differs'))
+                        a2=sum(c.get((k[0],s_,k[2],k[3]),(0,0))[1] for s_ in ('none','differs'))
+                        if n>=10 and a2>0:
+                            q[i-1]=min(0.99,q[i-1]*((a+1)/(n+2))/((a2+1)/(n2+2)))
+                    else:  # shrink the empirical rate toward q
+                        q[i-1]=(a+10*q[i-1])/(n+10)
                 s2=dict(step); s2['q']=q
                 keep=best_path(s2, lambda e,n: e/cost[n-1])
             t[2]+=1+accepted_depth((depth,matched),keep); t[3]+=cost[len(keep)-1]
