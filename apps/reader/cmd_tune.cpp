@@ -380,6 +380,7 @@ void run_tune(const TuneFlags& f) {
   {
     ProgressBar bar("tune: cost");
     p.cost = measure_cost_model(*model, probe, [&](double x) { bar.update(x); });
+    p.cost_in_place.reset();  // the probe's alone until generation is timed below
     bar.finish();
   }
   measure_batch_table(f.model, f.repeats, p.cost);
