@@ -70,11 +70,10 @@ Calibration calibrate(Model& model, const MethodConfig& config,
 // drafting, bookkeeping and steps of changing sizes, a step cost more than that (session 31, in
 // this host's fast hours: 4 tokens 1.61 one-token steps where the probe said 1.16, 8 tokens
 // 2.51 against 1.58; README, "Tree sizes"). Sizes verified fewer than kMinSteps times are
-// left out; nullopt where none is left.
-std::optional<CostCurve> measure_steps_in_place(Model& model, const LoadedInputs& inputs,
-                                                const Profile& p,
-                                                const std::vector<PromptItem>& items,
-                                                const GenerationOptions& opts) {
+// left out; where none is left, the curve is c(1) = 1 alone (measured, nothing to change).
+CostCurve measure_steps_in_place(Model& model, const LoadedInputs& inputs, const Profile& p,
+                                 const std::vector<PromptItem>& items,
+                                 const GenerationOptions& opts) {
   constexpr int kMinSteps = 10;
   MethodConfig reader_config = inputs.config(Method::kReader);
   reader_config.profile = &p;
@@ -104,14 +103,14 @@ std::optional<CostCurve> measure_steps_in_place(Model& model, const LoadedInputs
     bar.update(static_cast<double>(i + 1) / static_cast<double>(items.size()), items[i].id);
   }
   bar.finish();
-  if (ar_steps <= 0) return std::nullopt;
-  const double one = ar_ms / ar_steps;
   std::vector<std::pair<int, double>> points = {{1, 1.0}};
-  for (size_t n = 2; n < ms.size(); ++n)
-    if (steps[n] >= kMinSteps)  // non-decreasing, as a curve must be (timing noise)
-      points.emplace_back(static_cast<int>(n),
-                          std::max(points.back().second, ms[n] / steps[n] / one));
-  if (points.size() < 2) return std::nullopt;
+  if (ar_ms > 0 && ar_steps > 0) {
+    const double one = ar_ms / ar_steps;
+    for (size_t n = 2; n < ms.size(); ++n)
+      if (steps[n] >= kMinSteps)  // non-decreasing, as a curve must be (timing noise)
+        points.emplace_back(static_cast<int>(n),
+                            std::max(points.back().second, ms[n] / steps[n] / one));
+  }
   return CostCurve(std::move(points));
 }
 
@@ -419,13 +418,11 @@ void run_tune(const TuneFlags& f) {
     }
     // The probe's curve, corrected by what generation pays, before Theorem 1 sizes anything.
     p.cost_in_place = measure_steps_in_place(*model, *inputs, p, items, opts_greedy);
-    if (p.cost_in_place) {
-      p.cost = with_steps_in_place(p.cost, *p.cost_in_place);
-      std::printf("\nverification steps in place, c(n) against autoregressive steps:");
-      for (const auto& [n, c] : p.cost_in_place->points()) std::printf(" %d: %.2f", n, c);
-      std::printf("\n");
-      print_cost(p.cost);
-    }
+    p.cost = with_steps_in_place(p.cost, *p.cost_in_place);
+    std::printf("\nverification steps in place, c(n) against autoregressive steps:");
+    for (const auto& [n, c] : p.cost_in_place->points()) std::printf(" %d: %.2f", n, c);
+    std::printf("\n");
+    print_cost(p.cost);
     const std::vector<double>& contexts = greedy.contexts;
     // Theorem 1 on the calibrated rates at the typical calibration context.
     TreeShape shape = default_tree_shape(Method::kReader);

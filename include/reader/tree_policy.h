@@ -93,10 +93,11 @@ class CostModel {
 };
 // The probed curves with the step costs generation itself paid (`reader tune`): `in_place`
 // is c(n) of verification steps against the autoregressive steps of the same prompts, at
-// their (short) contexts, and replaces the first curve up to its largest n; beyond it the
-// probe's shape goes on from there, and longer contexts add what the probe measured them to
-// add. A decode in a loop that does nothing else costs less than a step among drafting and
-// bookkeeping (README, "Tree sizes", session 31).
+// their (short) contexts, and becomes the first curve up to its largest n (its points added to
+// the probe's); beyond it the probe's shape goes on from there, and longer contexts add what
+// the probe measured them to add. A decode in a loop that does nothing else costs less than a
+// step among drafting and bookkeeping (README, "Tree sizes", session 31). The batch table
+// stays the probe's: batched steps are priced as before.
 CostModel with_steps_in_place(const CostModel& probed, const CostCurve& in_place);
 
 // Used only when no profile and no measurement is available: SmolLM2 Q8_0 on an Intel

@@ -134,13 +134,19 @@ CostModel with_steps_in_place(const CostModel& probed, const CostCurve& in_place
   const int last = in_place.points().back().first;  // the largest size generation measured
   std::vector<CostModel::Curve> curves;
   for (const CostModel::Curve& c : probed.curves()) {
+    // The probe's sizes and every size generation measured.
+    std::vector<int> sizes;
+    for (const auto& point : c.curve.points()) sizes.push_back(point.first);
+    for (const auto& point : in_place.points()) sizes.push_back(point.first);
+    std::sort(sizes.begin(), sizes.end());
+    sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
     std::vector<std::pair<int, double>> points;
     double previous = 1.0;
-    for (const auto& [n, cost] : c.curve.points()) {
+    for (const int n : sizes) {
       // Past what generation measured, the probe's shape from there on.
       const double here = n <= last ? in_place(n) : in_place(last) * first(n) / first(last);
       // Longer contexts add what the probe saw them add to the shortest one.
-      previous = std::max(previous, here + cost - first(n));
+      previous = std::max(previous, here + c.curve(n) - first(n));
       points.emplace_back(n, previous);
     }
     curves.push_back({c.context, CostCurve(std::move(points))});

@@ -43,45 +43,61 @@ TEST(CostModelTest, RefusesCurvesThatCouldGoNegative) {
     for (int n : {1, 2, 7, 64, 512}) EXPECT_GT(m.at(context)(n), 0.0);
 }
 
-// Randomized against a direct reading of the rule: up to the largest size generation
-// measured, the first curve is generation's; beyond it, the probe's growth from there; longer
-// contexts add to it what the probe saw them add; every curve stays a curve (c(1) = 1,
-// non-decreasing); the batch table is kept.
+// Randomized, by the properties the rule promises: the shortest context's curve is what
+// generation measured at every measured size; past the largest, it grows as the probe's does
+// from there; every longer context's curve is the least non-decreasing curve at or above it
+// plus the probe's gap between the two contexts; the batch table is kept. Contexts probe
+// different sizes, generation measures sparse sizes, sometimes past the probe's largest.
 TEST(CostModelTest, StepsInPlaceReplaceTheProbedShortContextCurve) {
   std::mt19937 rng(31);
   std::uniform_real_distribution<double> step(0.0, 0.5);
-  for (int trial = 0; trial < 200; ++trial) {
-    const std::vector<int> sizes = {1, 2, 3, 4, 6, 8, 12, 16, 32};
+  const auto random_curve = [&](int max_n, double keep) {
+    std::vector<std::pair<int, double>> points = {{1, 1.0}};
+    for (int n = 2; n <= max_n; ++n)
+      if (n == max_n || std::uniform_real_distribution<double>(0, 1)(rng) < keep)
+        points.emplace_back(n, points.back().second + step(rng));
+    return CostCurve(points);
+  };
+  for (int trial = 0; trial < 300; ++trial) {
     std::vector<CostModel::Curve> curves;
-    for (int context : {256, 1024, 4096}) {
-      std::vector<std::pair<int, double>> points;
-      double c = 1.0;
-      for (int n : sizes) points.emplace_back(n, c += n == 1 ? 0.0 : step(rng));
-      points.front().second = 1.0;
-      curves.push_back({context, CostCurve(points)});
-    }
+    for (int context : {256, 1024, 4096})
+      curves.push_back({context, random_curve(8 + static_cast<int>(rng() % 25), 0.5)});
     CostModel probed(curves);
-    probed.set_batch(256, {{2, CostCurve({{1, 1.4}, {2, 1.9}})}});
-    const int last = 2 + static_cast<int>(rng() % 10);
-    std::vector<std::pair<int, double>> measured = {{1, 1.0}};
-    for (int n = 2; n <= last; ++n) measured.emplace_back(n, measured.back().second + step(rng));
-    const CostCurve in_place(measured);
+    const std::vector<CostModel::BatchCurve> table = {{2, CostCurve({{1, 1.4}, {2, 1.9}})},
+                                                      {4, CostCurve({{1, 2.3}, {2, 2.6}})}};
+    probed.set_batch(512, table);
+    const CostCurve in_place = random_curve(2 + static_cast<int>(rng() % 40), 0.3);
+    const int last = in_place.points().back().first;
     const CostModel m = with_steps_in_place(probed, in_place);
+
     ASSERT_EQ(m.curves().size(), probed.curves().size());
-    ASSERT_EQ(m.batch().size(), 1u);
+    EXPECT_EQ(m.batch_context(), 512);
+    ASSERT_EQ(m.batch().size(), table.size());
+    for (size_t b = 0; b < table.size(); ++b) {
+      EXPECT_EQ(m.batch()[b].sequences, table[b].sequences);
+      EXPECT_EQ(m.batch()[b].curve.points(), table[b].curve.points());
+    }
     const CostCurve& first = probed.curves().front().curve;
-    for (size_t ci = 0; ci < m.curves().size(); ++ci) {
-      const CostCurve& probe = probed.curves()[ci].curve;
-      const auto& pts = m.curves()[ci].curve.points();
-      ASSERT_EQ(pts.size(), probe.points().size());
-      double expected_max = 1.0;
-      for (const auto& [n, c] : pts) {
-        const double base = n <= last ? in_place(n) : in_place(last) * first(n) / first(last);
-        expected_max = std::max(expected_max, base + probe(n) - first(n));
-        EXPECT_NEAR(c, expected_max, 1e-12)
-            << "context " << probed.curves()[ci].context << " n " << n;
+    const CostCurve& m0 = m.curves().front().curve;
+    for (const auto& [n, c] : in_place.points()) EXPECT_NEAR(m0(n), c, 1e-9) << "n " << n;
+    for (const auto& [n, c] : first.points()) {
+      if (n > last) {
+        EXPECT_NEAR(m0(n) / m0(last), c / first(last), 1e-9) << "n " << n;
       }
-      EXPECT_DOUBLE_EQ(pts.front().second, 1.0);
+    }
+    // The shortest context's curve by the rule, at any size.
+    const auto rule0 = [&](int n) {
+      return n <= last ? in_place(n) : in_place(last) * first(n) / first(last);
+    };
+    for (size_t ci = 1; ci < m.curves().size(); ++ci) {
+      const CostCurve& probe = probed.curves()[ci].curve;
+      const CostCurve& mc = m.curves()[ci].curve;
+      double floor = 1.0;  // the least non-decreasing curve at or above m0 + gap
+      for (const auto& [n, c] : mc.points()) {
+        floor = std::max(floor, rule0(n) + probe(n) - first(n));
+        EXPECT_NEAR(c, floor, 1e-9) << "context " << probed.curves()[ci].context << " n " << n;
+      }
+      EXPECT_DOUBLE_EQ(mc.points().front().second, 1.0);
     }
   }
   // Measured in place exactly as probed: nothing changes.
@@ -89,7 +105,11 @@ TEST(CostModelTest, StepsInPlaceReplaceTheProbedShortContextCurve) {
                         {1024, CostCurve({{1, 1.0}, {4, 1.8}, {8, 2.6}})}});
   const CostModel m = with_steps_in_place(same, CostCurve({{1, 1.0}, {4, 1.5}, {8, 2.0}}));
   for (int context : {256, 1024})
-    for (int n : {1, 4, 8}) EXPECT_DOUBLE_EQ(m.at(context)(n), same.at(context)(n));
+    for (int n : {1, 2, 4, 6, 8, 12}) EXPECT_DOUBLE_EQ(m.at(context)(n), same.at(context)(n));
+  // Nothing measured (c(1) alone): the probe's curves.
+  const CostModel none = with_steps_in_place(same, CostCurve({{1, 1.0}}));
+  for (int context : {256, 1024})
+    for (int n : {1, 2, 4, 6, 8, 12}) EXPECT_DOUBLE_EQ(none.at(context)(n), same.at(context)(n));
 }
 
 TEST(CostModelTest, BatchPassesFollowTheTableAndTheChainWithout) {
