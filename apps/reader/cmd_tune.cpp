@@ -38,7 +38,27 @@ struct TuneFlags {
   double sampling_temp = 0.8;  // also calibrate under sampling at this temperature (0: not)
 };
 
-// What READER's whole candidate trees had accepted, per kind of node, on `items`.
+// A calibration prompt as the model reads it (chat template applied), tokenized once for every
+// pass of the tune over the prompts.
+struct CalibrationPrompt {
+  std::string id;
+  Tokens tokens;
+};
+
+// `items` with room in the context for `max_tokens` more (the others are left out).
+std::vector<CalibrationPrompt> calibration_prompts(const Model& model,
+                                                   const std::vector<PromptItem>& items,
+                                                   int max_tokens) {
+  std::vector<CalibrationPrompt> prompts;
+  for (const PromptItem& item : items) {
+    Tokens tokens = model.tokenize(model.apply_chat_template(item.user), true, true);
+    if (static_cast<int>(tokens.size()) + max_tokens + 64 > model.n_ctx()) continue;
+    prompts.push_back({item.id, std::move(tokens)});
+  }
+  return prompts;
+}
+
+// What READER's whole candidate trees had accepted, per kind of node, on `prompts`.
 struct Calibration {
   AcceptanceCounts counts;
   int tokens = 0;                // generated
@@ -46,18 +66,17 @@ struct Calibration {
 };
 
 Calibration calibrate(Model& model, const MethodConfig& config,
-                      const std::vector<PromptItem>& items, const GenerationOptions& opts,
+                      const std::vector<CalibrationPrompt>& prompts, const GenerationOptions& opts,
                       const std::string& label) {
   Generator gen(model, config);
   Calibration c;
   ProgressBar bar(label);
-  for (size_t i = 0; i < items.size(); ++i) {
-    const Tokens prompt = model.tokenize(model.apply_chat_template(items[i].user), true, true);
-    if (static_cast<int>(prompt.size()) + opts.max_tokens + 64 > model.n_ctx()) continue;
-    const GenerationResult r = gen.run(prompt, opts);
+  for (size_t i = 0; i < prompts.size(); ++i) {
+    const GenerationResult r = gen.run(prompts[i].tokens, opts);
     c.tokens += r.stats.generated_tokens;
-    c.contexts.push_back(static_cast<double>(prompt.size()) + r.stats.generated_tokens / 2.0);
-    bar.update(static_cast<double>(i + 1) / static_cast<double>(items.size()), items[i].id);
+    c.contexts.push_back(static_cast<double>(prompts[i].tokens.size()) +
+                         r.stats.generated_tokens / 2.0);
+    bar.update(static_cast<double>(i + 1) / static_cast<double>(prompts.size()), prompts[i].id);
   }
   bar.finish(fmt::format("{} tokens", c.tokens));
   c.counts = gen.calibration_counts();
@@ -72,7 +91,7 @@ Calibration calibrate(Model& model, const MethodConfig& config,
 // 2.51 against 1.58; README, "Tree sizes"). Sizes verified fewer than kMinSteps times are
 // left out; where none is left, the curve is c(1) = 1 alone (measured, nothing to change).
 CostCurve measure_steps_in_place(Model& model, const LoadedInputs& inputs, const Profile& p,
-                                 const std::vector<PromptItem>& items,
+                                 const std::vector<CalibrationPrompt>& prompts,
                                  const GenerationOptions& opts) {
   constexpr int kMinSteps = 10;
   MethodConfig reader_config = inputs.config(Method::kReader);
@@ -82,16 +101,14 @@ CostCurve measure_steps_in_place(Model& model, const LoadedInputs& inputs, const
   double ar_ms = 0, ar_steps = 0;
   std::vector<double> ms, steps;
   ProgressBar bar("tune: steps in place");
-  for (size_t i = 0; i < items.size(); ++i) {
-    const Tokens prompt = model.tokenize(model.apply_chat_template(items[i].user), true, true);
-    if (static_cast<int>(prompt.size()) + opts.max_tokens + 64 > model.n_ctx()) continue;
+  for (size_t i = 0; i < prompts.size(); ++i) {
     for (int k = 0; k < 2; ++k) {  // rotated, so that drift weighs on both alike
       if ((k + static_cast<int>(i)) % 2 == 0) {
-        const GenerationStats st = ar.run(prompt, opts).stats;
+        const GenerationStats st = ar.run(prompts[i].tokens, opts).stats;
         ar_ms += st.verify_ms;
         ar_steps += st.steps;
       } else {
-        const GenerationStats st = reader.run(prompt, opts).stats;
+        const GenerationStats st = reader.run(prompts[i].tokens, opts).stats;
         ms.resize(std::max(ms.size(), st.verify_ms_by_size.size()), 0.0);
         steps.resize(ms.size(), 0.0);
         for (size_t n = 0; n < st.verify_ms_by_size.size(); ++n) {
@@ -100,7 +117,7 @@ CostCurve measure_steps_in_place(Model& model, const LoadedInputs& inputs, const
         }
       }
     }
-    bar.update(static_cast<double>(i + 1) / static_cast<double>(items.size()), items[i].id);
+    bar.update(static_cast<double>(i + 1) / static_cast<double>(prompts.size()), prompts[i].id);
   }
   bar.finish();
   std::vector<std::pair<int, double>> points = {{1, 1.0}};
@@ -391,8 +408,9 @@ void run_tune(const TuneFlags& f) {
     config.calibrate = true;
     GenerationOptions opts;
     opts.max_tokens = f.max_tokens;
-    const GenerationOptions opts_greedy = opts;
-    const Calibration greedy = calibrate(*model, config, items, opts, "tune: acceptance");
+    const std::vector<CalibrationPrompt> prompts =
+        calibration_prompts(*model, items, opts.max_tokens);
+    const Calibration greedy = calibrate(*model, config, prompts, opts, "tune: acceptance");
     p.acceptance = greedy.counts;
     p.datastore = datastore;
     p.drafter = kDrafter;
@@ -401,6 +419,15 @@ void run_tune(const TuneFlags& f) {
                                 greedy.tokens);
     print_acceptance(p.acceptance);
     std::fflush(stdout);  // before the next progress bar writes to stderr
+    // The probe's curve, corrected by what generation pays, before Theorem 1 sizes anything
+    // (greedy, with the counts just made).
+    p.cost_in_place = measure_steps_in_place(*model, *inputs, p, prompts, opts);
+    p.cost = with_steps_in_place(p.cost, *p.cost_in_place);
+    std::printf("\nverification steps in place, c(n) against autoregressive steps:");
+    for (const auto& [n, c] : p.cost_in_place->points()) std::printf(" %d: %.2f", n, c);
+    std::printf("\n");
+    print_cost(p.cost);
+    std::fflush(stdout);
     p.acceptance_sampled = AcceptanceCounts{};
     p.sampled_temperature = 0;
     if (f.sampling_temp > 0) {
@@ -408,7 +435,7 @@ void run_tune(const TuneFlags& f) {
       opts.sampling.temperature = static_cast<float>(f.sampling_temp);
       opts.sampling.seed = 1;
       const Calibration sampled = calibrate(
-          *model, config, items, opts, fmt::format("tune: acceptance at T={}", f.sampling_temp));
+          *model, config, prompts, opts, fmt::format("tune: acceptance at T={}", f.sampling_temp));
       p.acceptance_sampled = sampled.counts;
       p.sampled_temperature = f.sampling_temp;
       p.calibration +=
@@ -416,13 +443,6 @@ void run_tune(const TuneFlags& f) {
       std::printf("\nunder sampling (T = %g):", f.sampling_temp);
       print_acceptance(p.acceptance_sampled);
     }
-    // The probe's curve, corrected by what generation pays, before Theorem 1 sizes anything.
-    p.cost_in_place = measure_steps_in_place(*model, *inputs, p, items, opts_greedy);
-    p.cost = with_steps_in_place(p.cost, *p.cost_in_place);
-    std::printf("\nverification steps in place, c(n) against autoregressive steps:");
-    for (const auto& [n, c] : p.cost_in_place->points()) std::printf(" %d: %.2f", n, c);
-    std::printf("\n");
-    print_cost(p.cost);
     const std::vector<double>& contexts = greedy.contexts;
     // Theorem 1 on the calibrated rates at the typical calibration context.
     TreeShape shape = default_tree_shape(Method::kReader);
