@@ -1,18 +1,8 @@
 import sys
 from collections import defaultdict, Counter
-import os; sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../../../../scripts'))
+from trace_common import latest_copy
 from replay_drafts import read_generations, generation_steps, judge
 path=sys.argv[1]; anchor_depth=int(sys.argv[2]) if len(sys.argv)>2 else 2
-def latest_copy(ctx, maxmatch=32, d=16):
-    # longest suffix match of ctx ending before the end, most recent occurrence; returns (match_len, continuation)
-    n=len(ctx); best=(0,None)
-    for e in range(n-1, 0, -1):  # occurrence ends at e-1 (exclusive end e), continuation starts at e
-        m=0
-        while m<maxmatch and m<e and ctx[e-1-m]==ctx[n-1-m]: m+=1
-        if m>best[0]: best=(m,e)
-        if m>=maxmatch: break
-    if not best[1]: return 0,[]
-    e=best[1]; return best[0], ctx[e:e+d]
 res=defaultdict(Counter)
 for st,prompt,steps,commits in read_generations(path,'reader'):
     for ctx,step,future in generation_steps(prompt,steps,commits):

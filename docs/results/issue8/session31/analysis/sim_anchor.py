@@ -1,17 +1,8 @@
 import sys, math
 from collections import defaultdict
-import os; sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../../../../scripts'))
+from trace_common import latest_copy
 from replay_drafts import read_generations, generation_steps, judge, accepted_depth, best_path
 path=sys.argv[1]; ANCH=int(sys.argv[2]) if len(sys.argv)>2 else 2; MINM=int(sys.argv[3]) if len(sys.argv)>3 else 3
-def latest_copy(ctx, maxmatch=32, d=16):
-    n=len(ctx); best=(0,None)
-    for e in range(n-1, 0, -1):
-        m=0
-        while m<maxmatch and m<e and ctx[e-1-m]==ctx[n-1-m]: m+=1
-        if m>best[0]: best=(m,e)
-        if m>=maxmatch: break
-    if not best[1]: return 0,[]
-    e=best[1]; return best[0], ctx[e:e+d]
 gens=list(read_generations(path,'reader'))
 def augment(ctx, step):
     par=list(step['parents']); tok=list(step['tokens']); src=list(step['sources']); q=list(step['q'])
