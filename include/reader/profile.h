@@ -55,7 +55,7 @@ struct Profile {
 
 // How measure_cost_model estimates c(n). A profile or cached curve made another way (empty:
 // before this was recorded) is measured again, as one from another machine would be.
-inline constexpr const char* kCostMethod = "paired-median-after-ar";
+inline constexpr const char* kCostMethod = "paired-median-steady-base";
 
 // What the acceptance counts were counted for: changes when a drafting source drafts other
 // nodes under the same kinds (session 29: recycled successors keyed by kReaderRecyclingContext

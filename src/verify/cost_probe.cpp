@@ -17,17 +17,24 @@
 namespace reader {
 namespace {
 
-// c(n) from one round's times: each round decodes every size back to back, so a spell of
-// noise that slows a round slows its one-token decode too, and their ratio survives it. The
-// median over rounds then drops the rounds where noise hit one size only. (The fastest time
-// per size, used before, divided by one lucky one-token decode: the same machine gave c(2)
-// = 1.17 to 1.30 from run to run, against 1.26 measured in real generation steps.)
-// `times[r]` and `base[r]` are round r's (time_context times every size once per round).
-double median_ratio(const std::vector<double>& times, const std::vector<double>& base) {
-  std::vector<double> ratios(times.size());
-  for (size_t r = 0; r < times.size(); ++r) ratios[r] = times[r] / base[r];
-  return median(std::move(ratios));
-}
+// Timed decodes of one size, each beside the one-token decode timed just before it (its
+// base): a spell of noise that slows one slows the other too, and their ratio survives it.
+// The median over rounds then drops the rounds where noise hit one of the pair only. (The
+// fastest time per size, used until session 10, divided by one lucky one-token decode: the
+// same machine gave c(2) = 1.17 to 1.30 from run to run, against 1.26 measured in
+// generation steps.)
+struct PairedTimes {
+  std::vector<double> ms, base;
+  void add(double t, double b) {
+    ms.push_back(t);
+    base.push_back(b);
+  }
+  double median_ratio() const {
+    std::vector<double> ratios(ms.size());
+    for (size_t r = 0; r < ms.size(); ++r) ratios[r] = ms[r] / base[r];
+    return median(std::move(ratios));
+  }
+};
 
 // The machine and the attention the model runs with: flash attention, the KV-cache type, a
 // GPU and padded decodes change what a decode of n tokens costs, so a cost measured with
@@ -80,32 +87,45 @@ double timed_chain(Model& model, const Tokens& tokens, int context, int n) {
   return t;
 }
 
+// The time of a one-token decode as AR runs them, back to back: after enough untimed ones
+// that the probe's last decode, of `after` tokens, has worn off. A one-token decode right
+// after a long one misses the weights in the shared L3 (README, "Tree sizes", session 27),
+// and so do several after it, the more the longer that decode took: one token read 6.4 ms
+// where the probe's 64-token decode came two decodes before, against 4.8 ms in a run of them,
+// and every c(n) divided by such a time read 30-40% low (session 32). Six one-token decodes
+// after a 64-token one were still 20% slow; the settling grows with `after`.
+double steady_one_token(Model& model, const Tokens& tokens, int context, int after) {
+  const int settle = 5 + std::min(after, 64) / 4;
+  for (int i = 0; i < settle; ++i) timed_chain(model, tokens, context, 1);
+  return timed_chain(model, tokens, context, 1);
+}
+
 // Times every probe size at `context` cached tokens (prefilled here), one warm-up round and
-// probe.repeats timed ones, appending to ms[size index] (so entry r of every size is from the
+// probe.repeats timed ones, appending to t[size index] (so entry r of every size is from the
 // same round); `tick` after each timed decode.
 //
-// Each timed decode follows an untimed one-token decode, as a verification step follows
-// autoregressive ones in generation. What comes before matters: llama.cpp reuses the last
+// Each timed decode follows one-token decodes, as a verification step follows the short
+// steps of generation, and is divided by the last of them (steady_one_token): its own
+// baseline, taken right before it. What comes before matters twice: llama.cpp reuses the last
 // decode's compute graph when the next one has as many tokens (so a one-token decode after
-// another, which is all AR does, skips building one), and one token right after a 32-token
-// decode took 12-18% longer than one after another. Without the one-token decode, the
-// rotation below always put one token right after the largest size, and every c(n) read
-// 12-18% low against AR: c(2) = 1.00 to 1.04 where generation paid 1.05-1.13 (README, "Tree
-// sizes", session 19).
-// The graph cache (ModelOptions::graph_cache) does not change this: the probe's sizes
-// outnumber its slots and come round in turn, so each n >= 2 still builds its graph, where
-// generation, which repeats a few sizes, mostly finds them kept (README, session 23).
+// another, which is all AR does, skips building one; README, "Tree sizes", session 19), and a
+// long decode leaves the next few one-token decodes slower (session 27). The graph cache
+// (ModelOptions::graph_cache) does not change this: the probe's sizes outnumber its slots and
+// come round in turn, so each n >= 2 still builds its graph, where generation, which repeats
+// a few sizes, mostly finds them kept (README, session 23).
 void time_context(Model& model, const Tokens& tokens, int context, const CostProbe& probe,
-                  std::vector<std::vector<double>>& ms, const std::function<void()>& tick) {
+                  std::vector<PairedTimes>& t, const std::function<void()>& tick) {
   model.kv_clear();
   prefill(model, TokenSpan(tokens).first(static_cast<size_t>(context)), 0);
+  int last = 0;  // tokens in the last decode (the untimed round 0 settles the prefill)
   for (int r = 0; r <= probe.repeats; ++r) {
     for (size_t k = 0; k < probe.sizes.size(); ++k) {
       // Rotate the order per round so drift on a noisy machine hits every size alike.
       const size_t s = (k + static_cast<size_t>(r)) % probe.sizes.size();
-      timed_chain(model, tokens, context, 1);
-      const double t = timed_chain(model, tokens, context, probe.sizes[s]);
-      if (r > 0) ms[s].push_back(t);
+      const double base = steady_one_token(model, tokens, context, last);
+      const double ms = timed_chain(model, tokens, context, probe.sizes[s]);
+      last = probe.sizes[s];
+      if (r > 0) t[s].add(ms, base);
       tick();
     }
   }
@@ -125,18 +145,15 @@ double relative_decode_cost(Model& draft, Model& target, int rounds) {
     m->kv_clear();
     prefill(*m, TokenSpan(tokens).first(kContext), 0);
   }
-  std::vector<double> draft_ms, target_ms;
+  PairedTimes draft_vs_target;
   for (int r = 0; r <= rounds; ++r) {  // round 0 warms up
     const double d = timed_chain(draft, tokens, kContext, 1);
     const double t = timed_chain(target, tokens, kContext, 1);
-    if (r > 0) {
-      draft_ms.push_back(d);
-      target_ms.push_back(t);
-    }
+    if (r > 0) draft_vs_target.add(d, t);
   }
   draft.kv_clear();
   target.kv_clear();
-  return median_ratio(draft_ms, target_ms);
+  return draft_vs_target.median_ratio();
 }
 
 CostModel measure_cost_model(Model& model, const CostProbe& probe,
@@ -155,8 +172,8 @@ CostModel measure_cost_model(Model& model, const CostProbe& probe,
                           static_cast<size_t>(probe.repeats + 1) * probe.sizes.size());
   double done = 0;
   // ms[context][size]: every timed decode of that size at that context, over all passes.
-  std::vector<std::vector<std::vector<double>>> ms(
-      contexts.size(), std::vector<std::vector<double>>(probe.sizes.size()));
+  std::vector<std::vector<PairedTimes>> ms(contexts.size(),
+                                           std::vector<PairedTimes>(probe.sizes.size()));
   for (int pass = 0; pass < passes; ++pass) {
     for (size_t ci = 0; ci < contexts.size(); ++ci) {
       time_context(model, tokens, contexts[ci], probe, ms[ci], [&] {
@@ -168,14 +185,12 @@ CostModel measure_cost_model(Model& model, const CostProbe& probe,
     timings->contexts = contexts;
     timings->median_ms.assign(contexts.size(), {});
     for (size_t ci = 0; ci < contexts.size(); ++ci)
-      for (const std::vector<double>& t : ms[ci]) timings->median_ms[ci].push_back(median(t));
+      for (const PairedTimes& t : ms[ci]) timings->median_ms[ci].push_back(median(t.ms));
   }
   std::vector<CostModel::Curve> curves;
   for (size_t ci = 0; ci < contexts.size(); ++ci) {
     const int context = contexts[ci];
-    const std::vector<std::vector<double>>& times = ms[ci];
-    const std::vector<double>& base = times[static_cast<size_t>(
-        std::find(probe.sizes.begin(), probe.sizes.end(), 1) - probe.sizes.begin())];
+    const std::vector<PairedTimes>& times = ms[ci];
     std::vector<std::pair<int, double>> points;
     std::vector<int> order(probe.sizes.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
@@ -189,9 +204,8 @@ CostModel measure_cost_model(Model& model, const CostProbe& probe,
     for (int i : order) {
       const int n = probe.sizes[static_cast<size_t>(i)];
       // A step of n tokens never costs less than a step of fewer: noise must not say so.
-      double c = n == 1 ? 1.0
-                        : std::max(points.back().second,
-                                   median_ratio(times[static_cast<size_t>(i)], base));
+      double c = n == 1 ? 1.0 : times[static_cast<size_t>(i)].median_ratio();
+      if (!points.empty()) c = std::max(c, points.back().second);
       if (shorter) c = std::max(c, (*shorter)(n));
       points.emplace_back(n, c);
     }
@@ -213,15 +227,15 @@ void measure_batch_cost(Model& model, const BatchProbe& probe, CostModel& cost,
     throw std::invalid_argument("measure_batch_cost: tokens per sequence must start at 1");
   std::vector<int> sequences = probe.sequences;
   std::sort(sequences.begin(), sequences.end());
-  // (B, k), grouped by B; (1, 1) first: every round's base.
-  std::vector<std::pair<int, int>> sizes = {{1, 1}};
+  // (B, k), grouped by B.
+  std::vector<std::pair<int, int>> sizes;
   int max_b = 1;
   for (int b : sequences) {
     if (b < 2 || b > model.n_seq_max()) continue;
     for (int k : each)
       if (b * k <= probe.max_tokens) sizes.emplace_back(b, k), max_b = std::max(max_b, b);
   }
-  if (sizes.size() == 1) throw std::invalid_argument("measure_batch_cost: no batch size fits");
+  if (sizes.empty()) throw std::invalid_argument("measure_batch_cost: no batch size fits");
   const Tokens tokens = probe_tokens(model, context + probe.max_tokens);
   std::vector<int> ids(static_cast<size_t>(max_b));
   model.kv_clear();
@@ -229,10 +243,11 @@ void measure_batch_cost(Model& model, const BatchProbe& probe, CostModel& cost,
     ids[static_cast<size_t>(s)] = s;
     prefill(model, TokenSpan(tokens).first(static_cast<size_t>(context)), s);
   }
-  // ms[i]: size i's time in every timed round (entry r of every size is from round r).
-  std::vector<std::vector<double>> ms(sizes.size());
+  // ms[i]: size i's time in every timed round, each beside its one-token base on sequence 0.
+  std::vector<PairedTimes> ms(sizes.size());
   const double total = static_cast<double>((probe.repeats + 1) * sizes.size());
   double done = 0;
+  int last = 0;  // tokens in the last decode, as in time_context
   for (int r = 0; r <= probe.repeats; ++r) {
     for (size_t j = 0; j < sizes.size(); ++j) {
       const size_t i = (j + static_cast<size_t>(r)) % sizes.size();  // rotated, as above
@@ -242,9 +257,11 @@ void measure_batch_cost(Model& model, const BatchProbe& probe, CostModel& cost,
         const auto chain = chain_batch(tokens, context, k, {&ids[static_cast<size_t>(s)], 1});
         batch.insert(batch.end(), chain.begin(), chain.end());
       }
+      const double base = steady_one_token(model, tokens, context, last);
       const double t = timed_decode(model, batch);
+      last = b * k;
       for (int s = 0; s < b; ++s) model.kv_seq_rm(s, context, -1);
-      if (r > 0) ms[i].push_back(t);
+      if (r > 0) ms[i].add(t, base);
       if (progress) progress(++done / total);
     }
   }
@@ -252,12 +269,12 @@ void measure_batch_cost(Model& model, const BatchProbe& probe, CostModel& cost,
   // Paired medians, made non-decreasing in k and in B: noise must not make more work look
   // cheaper. A smaller B was timed at every k a larger one was.
   std::vector<std::pair<int, std::vector<std::pair<int, double>>>> rows;  // (B, its (k, c))
-  for (size_t i = 1; i < sizes.size(); ++i) {
+  for (size_t i = 0; i < sizes.size(); ++i) {
     const auto [b, k] = sizes[i];
     if (rows.empty() || rows.back().first != b)
       rows.emplace_back(b, std::vector<std::pair<int, double>>{});
     std::vector<std::pair<int, double>>& points = rows.back().second;
-    double c = median_ratio(ms[i], ms[0]);
+    double c = ms[i].median_ratio();
     if (!points.empty()) c = std::max(c, points.back().second);
     if (rows.size() > 1)
       for (const auto& [k0, c0] : rows[rows.size() - 2].second)

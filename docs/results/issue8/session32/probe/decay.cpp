@@ -1,0 +1,25 @@
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <algorithm>
+#include <vector>
+#include "reader/model.h"
+#include "reader/sampling.h"
+#include "verify/prefill.h"
+using namespace reader;
+using Clock = std::chrono::steady_clock;
+double med(std::vector<double> v){std::sort(v.begin(),v.end());return v[v.size()/2];}
+int main(int argc,char**argv){
+  ModelOptions o; o.path=default_model_path(); o.n_threads=2; o.n_ctx=4096;
+  auto m = Model::load(o);
+  Tokens toks = probe_tokens(*m, 1200);
+  int ctx = 400;
+  prefill(*m, TokenSpan(toks).first(ctx), 0);
+  Token sink=0;
+  auto dec=[&](int n, bool all){ int s0[]={0}; auto b=chain_batch(toks,ctx,n,s0); if(!all) for(int i=0;i<n-1;i++) b[i].want_logits=false; auto a=Clock::now(); m->decode(b); for(int i=all?0:n-1;i<n;i++) sink^=argmax(m->logits(i),m->n_vocab()); double d=std::chrono::duration<double,std::milli>(Clock::now()-a).count(); m->kv_seq_rm(0,ctx,-1); return d; };
+  struct C{int big; bool all;}; std::vector<C> cs={{1,true},{4,true},{4,false},{8,true},{8,false},{16,true},{16,false},{64,true}};
+  std::vector<std::vector<std::vector<double>>> t(cs.size(), std::vector<std::vector<double>>(6));
+  for(int r=0;r<30;r++) for(size_t c=0;c<cs.size();c++){ for(int w=0;w<4;w++) dec(1,true); t[c][0].push_back(dec(cs[c].big,cs[c].all)); for(int k=1;k<6;k++) t[c][k].push_back(dec(1,true)); }
+  for(size_t c=0;c<cs.size();c++){ printf("big %2d all %d: big %.2f  then 1-tok:",cs[c].big,cs[c].all,med(t[c][0])); for(int k=1;k<6;k++) printf(" %.2f",med(t[c][k])); printf("\n"); }
+  return sink==-7;
+}
