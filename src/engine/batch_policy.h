@@ -8,7 +8,9 @@
 // extra pass, and the policy weighs that: it tries every common cap on draft length and
 // every prefix of the drafts' tokens sorted by alpha, and keeps the best. Passes are priced
 // from the measured batch table (CostModel::pass); where a token costs as much as a step,
-// the answer is to draft nothing: exactly batched AR.
+// the answer is to draft nothing: exactly batched AR. Prompt chunks in the same decode are
+// paid for whatever is drafted, so there a draft must earn what its extra cost earns in the
+// sequences' steps without them (session 32), not merely beat the whole step's average.
 #pragma once
 
 #include <functional>
@@ -26,7 +28,9 @@ double split_step_cost(std::vector<int> lengths, const PassCost& cost);
 
 // alphas[s]: alpha of decoding sequence s's drafted tokens along its chain (root excluded).
 // prefill[k]: prompt tokens another sequence adds in the same decode. Returns the number of
-// draft tokens each decoding sequence keeps (a prefix of its chain).
+// draft tokens each decoding sequence keeps (a prefix of its chain): without prompt chunks
+// the candidate with the most expected tokens per cost; with them, the one with the most
+// expected tokens less its extra cost at the best such ratio without them.
 std::vector<int> trim_drafts(const std::vector<std::vector<double>>& alphas,
                              const std::vector<int>& prefill, const PassCost& cost);
 

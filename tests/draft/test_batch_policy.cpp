@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <numeric>
 #include <random>
 #include <vector>
 
@@ -44,18 +45,34 @@ PassCost stream_curve() {
       [chain](int sequences, int each) { return chain(sequences * each) + 0.2 * (sequences - 1); };
 }
 
-double value(const std::vector<std::vector<double>>& alphas, const std::vector<int>& prefill,
-             const std::vector<int>& keep, const PassCost& cost) {
+double expected_tokens(const std::vector<std::vector<double>>& alphas,
+                       const std::vector<int>& keep) {
   double gain = 0;
-  std::vector<int> lengths = prefill;
   for (size_t s = 0; s < alphas.size(); ++s) {
     double run = 1.0;
     gain += 1.0;
     for (int i = 0; i < keep[s]; ++i)
       gain += run = std::min(run, alphas[s][static_cast<size_t>(i)]);
-    lengths.push_back(keep[s] + 1);
   }
-  return gain / simulated_split_cost(lengths, cost);
+  return gain;
+}
+
+double simulated_step_cost(const std::vector<int>& prefill, const std::vector<int>& keep,
+                           const PassCost& cost) {
+  std::vector<int> lengths = prefill;
+  for (int k : keep) lengths.push_back(k + 1);
+  return simulated_split_cost(lengths, cost);
+}
+
+// What trimming maximises. Without prompt chunks: expected tokens over the step's cost. With
+// them, whose cost is paid whatever is drafted: expected tokens less the draft's extra cost
+// at `rate`, the ratio the sequences reach without the chunks.
+double value(const std::vector<std::vector<double>>& alphas, const std::vector<int>& prefill,
+             const std::vector<int>& keep, const PassCost& cost, double rate = 0) {
+  if (prefill.empty()) return expected_tokens(alphas, keep) / simulated_step_cost({}, keep, cost);
+  const std::vector<int> none(alphas.size(), 0);
+  return expected_tokens(alphas, keep) - rate * (simulated_step_cost(prefill, keep, cost) -
+                                                 simulated_step_cost(prefill, none, cost));
 }
 
 TEST(BatchPolicyTest, SplitCostMatchesSimulation) {
@@ -86,15 +103,34 @@ TEST(BatchPolicyTest, TrimIsAPrefixNeverWorseThanPlainStepsOrAnyCommonCap) {
       EXPECT_GE(keep[s], 0);
       EXPECT_LE(keep[s], static_cast<int>(alphas[s].size()));
     }
-    const double got = value(alphas, prefill, keep, cost);
-    EXPECT_GE(got + 1e-12, value(alphas, prefill, std::vector<int>(alphas.size(), 0), cost));
+    const double rate = value(alphas, {}, trim_drafts(alphas, {}, cost), cost);
+    const double got = value(alphas, prefill, keep, cost, rate);
+    EXPECT_GE(got + 1e-12, value(alphas, prefill, std::vector<int>(alphas.size(), 0), cost, rate));
     for (int cap = 1; cap <= 4; ++cap) {
       std::vector<int> capped(alphas.size());
       for (size_t s = 0; s < alphas.size(); ++s)
         capped[s] = std::min(cap, static_cast<int>(alphas[s].size()));
-      EXPECT_GE(got + 1e-12, value(alphas, prefill, capped, cost));
+      EXPECT_GE(got + 1e-12, value(alphas, prefill, capped, cost, rate));
     }
   }
+}
+
+// A prompt chunk in the decode is paid for whatever is drafted, so it must not make drafts
+// look cheap: beside 256 prompt tokens, drafts that would not pay without the chunk are
+// dropped, and near-certain ones are kept.
+TEST(BatchPolicyTest, APromptChunkDoesNotMakeDraftsCheap) {
+  const PassCost cost = test_curve();
+  const std::vector<std::vector<double>> unsure(8, std::vector<double>{0.3, 0.1});
+  EXPECT_EQ(trim_drafts(unsure, {}, cost), std::vector<int>(8, 0));
+  EXPECT_EQ(trim_drafts(unsure, {256}, cost), std::vector<int>(8, 0));
+  // (Over the whole step, prompt tokens included, the first tokens looked worth it.)
+  EXPECT_GT(expected_tokens(unsure, std::vector<int>(8, 1)) /
+                simulated_step_cost({256}, std::vector<int>(8, 1), cost),
+            expected_tokens(unsure, std::vector<int>(8, 0)) /
+                simulated_step_cost({256}, std::vector<int>(8, 0), cost));
+  const std::vector<std::vector<double>> sure(8, std::vector<double>{0.99, 0.98});
+  const auto keep = trim_drafts(sure, {256}, cost);
+  EXPECT_GT(std::accumulate(keep.begin(), keep.end(), 0), 0);
 }
 
 TEST(BatchPolicyTest, SaturatedBatchDraftsNothing) {
