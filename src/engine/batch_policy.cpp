@@ -82,8 +82,8 @@ std::vector<int> trim_drafts(const std::vector<std::vector<double>>& alphas,
   // Prompt chunks in the decode are paid for whatever is drafted, so the step's own ratio
   // would take any draft cheaper than the step's average token, prompt tokens included: in a
   // step carrying 390 prompt tokens, 6 sequences drafted 71 tokens and 14 were accepted
-  // (session 32). A draft here must earn what the same cost earns in these sequences' steps without the
-  // chunks: their best ratio alone.
+  // (session 32). A draft here must earn what the same cost earns in these sequences' steps
+  // without the chunks: their best ratio alone.
   const double rate = ratio(best_candidate(a, longest, ratio));
   const double base = step_cost(std::vector<int>(n_seq, 0), prefill);
   return best_candidate(a, longest, [&](const std::vector<int>& keep) {
