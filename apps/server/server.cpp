@@ -489,6 +489,8 @@ std::string Server::metrics_text() const {
          s.steps ? static_cast<double>(s.accepted) / static_cast<double>(s.steps) : 0.0);
   metric("reader_prefix_reused_tokens_total", "counter",
          "Prompt tokens served from cached KV cells.", s.prefix_reused);
+  metric("reader_sequence_moves_total", "counter",
+         "Running requests moved to close gaps between sequence ids.", s.moves);
   metric("reader_prediction_accepted_tokens_total", "counter",
          "Predicted-output tokens found in outputs.", prediction_accepted_);
   metric("reader_queue_depth", "gauge", "Requests waiting for a sequence.", s.waiting);

@@ -60,6 +60,7 @@ struct EngineSnapshot {
   std::uint64_t drafted = 0;            // draft tokens verified so far
   std::uint64_t accepted = 0;           // draft tokens accepted so far
   std::uint64_t prefix_reused = 0;      // prompt tokens not recomputed thanks to cached cells
+  std::uint64_t moves = 0;              // running sequences moved to close gaps between ids
   double draft_seconds = 0;             // drafting (CPU search) time, all sequences
   double decode_seconds = 0;            // llama_decode time
   double generation_seconds = 0;        // wall time of steps without prompt tokens
@@ -99,6 +100,7 @@ class Engine {
   void admit();
   void finish(Sequence& seq, bool cancelled);
   void apply_cancellations();
+  void close_gaps();
   void count_occupancy();  // running, waiting, KV cells into stats_ (inbox_mutex_ held)
 
   Model& model_;

@@ -225,5 +225,41 @@ TEST(EngineLifecycle, JoiningRequestsSitNextToRunningOnes) {
   engine.run_until_idle();
 }
 
+// Requests that end at different steps leave free slots between running ones, and llama.cpp
+// decodes each run of consecutive sequence ids in a pass of its own: the engine moves the
+// highest running sequence down into the gap. A moved request's output, and every logits row
+// its policy used, must still equal the request run alone.
+TEST(EngineLifecycle, MovedRequestsStayExact) {
+  Model& solo = shared_model("smollm2");
+  Model& m = stream_model(4);
+  const auto prompts = test_prompts(solo);
+  const int max_tokens[] = {4, 40, 8, 40};  // slots 0 and 2 free up early
+  EngineOptions eo;
+  eo.max_sequences = 4;
+  eo.reuse_prefix = false;  // free slots cache nothing, so gaps may be closed
+  Engine engine(m, eo);
+  std::vector<Recorded> batched(4);
+  for (size_t i = 0; i < 4; ++i) {
+    Request r;
+    r.prompt = prompts[i];
+    r.options.max_tokens = max_tokens[i];
+    auto& rec = batched[i];
+    r.options.on_logits = [&rec, &m](int pos, const float* l) {
+      rec.rows[pos].assign(l, l + m.n_vocab());
+    };
+    r.on_done = [&rec](GenerationResult g) { rec.result = std::move(g); };
+    engine.submit(std::move(r));
+  }
+  engine.run_until_idle();
+  EXPECT_GE(engine.snapshot().moves, 1u);
+  for (size_t i = 0; i < 4; ++i) {
+    GenerationOptions opts;
+    opts.max_tokens = max_tokens[i];
+    expect_same(run_alone(solo, prompts[i], opts), batched[i], i);
+  }
+  // Every cell was freed: nothing cached, nothing left behind by a move.
+  for (int s = 0; s < 4; ++s) EXPECT_EQ(m.kv_pos_max(s), -1) << "sequence " << s;
+}
+
 }  // namespace
 }  // namespace reader::test
