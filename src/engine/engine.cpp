@@ -209,9 +209,10 @@ void Engine::finish(Sequence& seq, bool cancelled) {
 // neighbours: one token for each of 5 sequences took 32 ms at ids 0, 2, 3, 5, 7 against 12 ms at
 // 0-4 (README, "Serving", session 32). A closed batch's tail leaves such gaps, since requests
 // end at different steps. When no request waits to fill a gap, the highest running sequence
-// moves to the lowest free slot below it: llama.cpp copies its stream whole at the next decode,
-// cells at the same indices, so its logits stay those of a solo run. Only into a slot that
-// caches nothing: a finished request's cells are worth more to its next turn.
+// moves to the lowest free slot between the running ones: llama.cpp copies its stream whole at
+// the next decode, cells at the same indices, so its logits stay those of a solo run. Only into
+// a slot that caches nothing: a finished request's cells are worth more to its next turn. Ids
+// need not start at 0 (a run is any ids counting up by one), so 1, 2, 3 stay where they are.
 void Engine::close_gaps() {
   if (model_.options().kv_unified) return;  // one stream: every id is in one pass already
   {
@@ -222,6 +223,7 @@ void Engine::close_gaps() {
     int top = static_cast<int>(slots_.size()) - 1;
     while (top >= 0 && !slots_[static_cast<size_t>(top)]) --top;
     int hole = 0;
+    while (hole < top && !slots_[static_cast<size_t>(hole)]) ++hole;  // lowest running id
     while (hole < top &&
            (slots_[static_cast<size_t>(hole)] || !cached_[static_cast<size_t>(hole)].empty()))
       ++hole;
