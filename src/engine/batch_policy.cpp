@@ -5,17 +5,28 @@
 
 namespace reader {
 
-double split_step_cost(std::vector<int> lengths, const PassCost& cost) {
-  std::sort(lengths.begin(), lengths.end());
+double split_step_cost(const std::vector<int>& lengths, const PassCost& cost) {
+  std::vector<int> left = lengths;
   double total = 0;
-  int done = 0;  // tokens per sequence already sent in earlier passes
-  for (size_t i = 0; i < lengths.size(); ++i) {
-    if (lengths[i] <= done) continue;
-    const int still = static_cast<int>(lengths.size() - i);  // sequences with more to send
-    total += cost(still, lengths[i] - done);
-    done = lengths[i];
+  for (size_t first = 0; first < left.size();) {
+    if (left[first] <= 0) {
+      ++first;
+      continue;
+    }
+    size_t end = first;  // the run of consecutive ids with tokens left
+    int take = left[first];
+    while (end < left.size() && left[end] > 0) take = std::min(take, left[end++]);
+    total += cost(static_cast<int>(end - first), take);
+    for (size_t i = first; i < end; ++i) left[i] -= take;
   }
   return total;
+}
+
+std::vector<Lane> consecutive_lanes(int n_decoding, const std::vector<int>& prompt_chunks) {
+  std::vector<Lane> lanes;
+  for (int d = 0; d < n_decoding; ++d) lanes.push_back({d, 0});
+  for (int c : prompt_chunks) lanes.push_back({-1, c});
+  return lanes;
 }
 
 namespace {
@@ -51,7 +62,7 @@ std::vector<int> best_candidate(const std::vector<std::vector<double>>& a, size_
 }  // namespace
 
 std::vector<int> trim_drafts(const std::vector<std::vector<double>>& alphas,
-                             const std::vector<int>& prefill, const PassCost& cost) {
+                             const std::vector<Lane>& lanes, const PassCost& cost) {
   const size_t n_seq = alphas.size();
   // Alpha clamped non-increasing along each chain, so any prefix by alpha is a valid draft.
   std::vector<std::vector<double>> a(n_seq);
@@ -72,22 +83,30 @@ std::vector<int> trim_drafts(const std::vector<std::vector<double>>& alphas,
     }
     return g;
   };
-  const auto step_cost = [&](const std::vector<int>& keep, const std::vector<int>& chunks) {
-    std::vector<int> lengths = chunks;
-    for (size_t s = 0; s < n_seq; ++s) lengths.push_back(keep[s] + 1);
-    return split_step_cost(std::move(lengths), cost);
+  // The decode's lengths in id order, with or without the prompt chunks.
+  const auto step_cost = [&](const std::vector<int>& keep, bool with_chunks) {
+    std::vector<int> lengths;
+    for (const Lane& l : lanes)
+      lengths.push_back(l.draft >= 0  ? keep[static_cast<size_t>(l.draft)] + 1
+                        : with_chunks ? l.prompt_tokens
+                                      : 0);
+    return split_step_cost(lengths, cost);
   };
-  const auto ratio = [&](const std::vector<int>& keep) { return gain(keep) / step_cost(keep, {}); };
-  if (prefill.empty()) return best_candidate(a, longest, ratio);
+  const bool chunks = std::any_of(lanes.begin(), lanes.end(),
+                                  [](const Lane& l) { return l.draft < 0 && l.prompt_tokens > 0; });
+  const auto ratio = [&](const std::vector<int>& keep) {
+    return gain(keep) / step_cost(keep, false);
+  };
+  if (!chunks) return best_candidate(a, longest, ratio);
   // Prompt chunks in the decode are paid for whatever is drafted, so the step's own ratio
   // would take any draft cheaper than the step's average token, prompt tokens included: in a
   // step carrying 390 prompt tokens, 6 sequences drafted 71 tokens and 14 were accepted
   // (session 32). A draft here must earn what the same cost earns in these sequences' steps
   // without the chunks: their best ratio alone.
   const double rate = ratio(best_candidate(a, longest, ratio));
-  const double base = step_cost(std::vector<int>(n_seq, 0), prefill);
+  const double base = step_cost(std::vector<int>(n_seq, 0), true);
   return best_candidate(a, longest, [&](const std::vector<int>& keep) {
-    return gain(keep) - rate * (step_cost(keep, prefill) - base);
+    return gain(keep) - rate * (step_cost(keep, true) - base);
   });
 }
 

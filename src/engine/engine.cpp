@@ -314,13 +314,19 @@ bool Engine::step() {
       alphas.push_back(std::move(a));
     }
     if (all_chains) {
-      // Prompt chunks joining this decode (as step 3 below will size them).
-      std::vector<int> prefill;
-      for (Sequence* s : running)
-        if (!s->decoding)
-          prefill.push_back(std::min(static_cast<int>(s->request.prompt.size()) - s->prefilled,
-                                     options_.prefill_chunk));
-      const auto keep = trim_drafts(alphas, prefill, *batch_cost);
+      // Every id of this decode in order (llama.cpp's passes follow ids): drafts, prompt
+      // chunks joining it (as step 3 below will size them), free ids between.
+      std::vector<Lane> lanes;
+      int n_draft = 0;
+      for (Sequence* s : running) {
+        while (!lanes.empty() && running.front()->slot + std::ssize(lanes) < s->slot)
+          lanes.push_back({});
+        lanes.push_back(s->decoding ? Lane{n_draft++, 0}
+                                    : Lane{-1, std::min(static_cast<int>(s->request.prompt.size()) -
+                                                            s->prefilled,
+                                                        options_.prefill_chunk)});
+      }
+      const auto keep = trim_drafts(alphas, lanes, *batch_cost);
       for (size_t i = 0; i < decoding.size(); ++i) {
         DraftTree& t = *decoding[i]->tree;
         if (keep[i] + 1 >= t.size()) continue;

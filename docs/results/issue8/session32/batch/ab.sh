@@ -2,6 +2,7 @@
 # Three alternated rounds of bench --batch: arm A with the temporary switch VAR set (the old
 # rule, a build-time experiment, not shipped), arm B without. Usage: ab.sh VAR OUT
 VAR=$1 OUT=$2
+mkdir -p "$OUT"
 cd /work/main
 for r in 1 2 3; do
   for arm in A B; do
