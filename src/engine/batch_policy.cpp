@@ -22,13 +22,6 @@ double split_step_cost(const std::vector<int>& lengths, const PassCost& cost) {
   return total;
 }
 
-std::vector<Lane> consecutive_lanes(int n_decoding, const std::vector<int>& prompt_chunks) {
-  std::vector<Lane> lanes;
-  for (int d = 0; d < n_decoding; ++d) lanes.push_back({d, 0});
-  for (int c : prompt_chunks) lanes.push_back({-1, c});
-  return lanes;
-}
-
 namespace {
 
 // The candidates trim_drafts weighs, each scored by `objective`; the best one (all zeros

@@ -37,9 +37,6 @@ struct Lane {
   int prompt_tokens = 0;  // a joining sequence: its prompt chunk (0 with no draft: a free id)
 };
 
-// The lanes of `n_decoding` decoding sequences at consecutive ids, then prompt chunks.
-std::vector<Lane> consecutive_lanes(int n_decoding, const std::vector<int>& prompt_chunks = {});
-
 // alphas[d]: alpha of decoding sequence d's drafted tokens along its chain (root excluded);
 // lanes: every id of the decode. Returns the number of draft tokens each decoding sequence
 // keeps (a prefix of its chain): without prompt chunks the candidate with the most expected

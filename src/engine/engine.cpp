@@ -319,8 +319,8 @@ bool Engine::step() {
       std::vector<Lane> lanes;
       int n_draft = 0;
       for (Sequence* s : running) {
-        while (!lanes.empty() && running.front()->slot + std::ssize(lanes) < s->slot)
-          lanes.push_back({});
+        for (int id = running.front()->slot + static_cast<int>(lanes.size()); id < s->slot; ++id)
+          lanes.push_back({});  // a free id
         lanes.push_back(s->decoding ? Lane{n_draft++, 0}
                                     : Lane{-1, std::min(static_cast<int>(s->request.prompt.size()) -
                                                             s->prefilled,

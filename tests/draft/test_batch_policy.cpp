@@ -84,7 +84,7 @@ double simulated_step_cost(const std::vector<int>& prefill, const std::vector<in
 std::vector<Lane> lanes_of(size_t n_decoding, const std::vector<int>& prefill) {
   std::vector<Lane> lanes;
   for (int c : prefill) lanes.push_back({-1, c});
-  for (const Lane& l : consecutive_lanes(static_cast<int>(n_decoding))) lanes.push_back(l);
+  for (size_t d = 0; d < n_decoding; ++d) lanes.push_back({static_cast<int>(d), 0});
   return lanes;
 }
 
