@@ -1,4 +1,4 @@
-# Summarises ab_batch_flags.sh: per arm, round and B, READER / batched AR wall (the bench's
+# Summarises ab_flags.sh batch: per arm, round and B, READER / batched AR wall (the bench's
 # median of its rounds) and each method's median tokens/s.
 import glob, json, os, sys
 from collections import defaultdict
