@@ -5,19 +5,19 @@
 
 namespace reader {
 
-double split_step_cost(const std::vector<int>& lengths, const PassCost& cost) {
-  std::vector<int> left = lengths;
+double split_step_cost(std::vector<int> lengths, const PassCost& cost) {
+  // lengths[i] counts down as passes take id i's tokens.
   double total = 0;
-  for (size_t first = 0; first < left.size();) {
-    if (left[first] <= 0) {
+  for (size_t first = 0; first < lengths.size();) {
+    if (lengths[first] <= 0) {
       ++first;
       continue;
     }
     size_t end = first;  // the run of consecutive ids with tokens left
-    int take = left[first];
-    while (end < left.size() && left[end] > 0) take = std::min(take, left[end++]);
+    int take = lengths[first];
+    while (end < lengths.size() && lengths[end] > 0) take = std::min(take, lengths[end++]);
     total += cost(static_cast<int>(end - first), take);
-    for (size_t i = first; i < end; ++i) left[i] -= take;
+    for (size_t i = first; i < end; ++i) lengths[i] -= take;
   }
   return total;
 }
@@ -79,11 +79,12 @@ std::vector<int> trim_drafts(const std::vector<std::vector<double>>& alphas,
   // The decode's lengths in id order, with or without the prompt chunks.
   const auto step_cost = [&](const std::vector<int>& keep, bool with_chunks) {
     std::vector<int> lengths;
+    lengths.reserve(lanes.size());
     for (const Lane& l : lanes)
       lengths.push_back(l.draft >= 0  ? keep[static_cast<size_t>(l.draft)] + 1
                         : with_chunks ? l.prompt_tokens
                                       : 0);
-    return split_step_cost(lengths, cost);
+    return split_step_cost(std::move(lengths), cost);
   };
   const bool chunks = std::any_of(lanes.begin(), lanes.end(),
                                   [](const Lane& l) { return l.draft < 0 && l.prompt_tokens > 0; });

@@ -31,7 +31,7 @@ using PassCost = std::function<double(int sequences, int each)>;
 // 1 x 2 and 1 x 2: an id with nothing left splits a run, as a free id does.
 // No cap per pass: the engine keeps a decode within n_batch tokens, and the model sets
 // n_ubatch = n_batch (model.cpp), so llama.cpp's ubatch size never splits a pass further.
-double split_step_cost(const std::vector<int>& lengths, const PassCost& cost);
+double split_step_cost(std::vector<int> lengths, const PassCost& cost);
 
 // One sequence id of a decode, in id order from the lowest running one.
 struct Lane {

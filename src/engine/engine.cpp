@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <tuple>
@@ -300,6 +301,15 @@ bool Engine::step() {
     draft_ms += ms;
   }
 
+  // A joining sequence's next prompt chunk, within `budget` tokens of the decode: alone, a
+  // prompt goes in full n_batch chunks; beside running sequences, in smaller ones so they are
+  // not stalled for long. Step 2 sizes the chunks before the drafts are trimmed (no budget
+  // yet), step 3 places them.
+  const auto prompt_chunk = [&](const Sequence& s, int budget) {
+    return std::min({static_cast<int>(s.request.prompt.size()) - s.prefilled, std::max(0, budget),
+                     decoding.empty() ? model_.n_batch() : options_.prefill_chunk});
+  };
+
   // 2. Several sequences share the decode: keep only the draft tokens the batch's cost pays for.
   int prefill_budget = model_.n_batch();
   for (Sequence* s : decoding) prefill_budget -= s->tree->size();
@@ -322,9 +332,7 @@ bool Engine::step() {
         for (int id = running.front()->slot + static_cast<int>(lanes.size()); id < s->slot; ++id)
           lanes.push_back({});  // a free id
         lanes.push_back(s->decoding ? Lane{n_draft++, 0}
-                                    : Lane{-1, std::min(static_cast<int>(s->request.prompt.size()) -
-                                                            s->prefilled,
-                                                        options_.prefill_chunk)});
+                                    : Lane{-1, prompt_chunk(*s, std::numeric_limits<int>::max())});
       }
       const auto keep = trim_drafts(alphas, lanes, *batch_cost);
       for (size_t i = 0; i < decoding.size(); ++i) {
@@ -351,11 +359,7 @@ bool Engine::step() {
       next_branch += s->layout.branches;
       continue;
     }
-    const int remaining = static_cast<int>(s->request.prompt.size()) - s->prefilled;
-    // Alone, a prompt goes in full n_batch chunks; beside running sequences, in smaller
-    // ones so they are not stalled for long.
-    const int chunk = std::min({remaining, std::max(0, prefill_budget),
-                                decoding.empty() ? model_.n_batch() : options_.prefill_chunk});
+    const int chunk = prompt_chunk(*s, prefill_budget);
     if (chunk <= 0) continue;
     for (int i = 0; i < chunk; ++i) {
       const int p = s->prefilled + i;
