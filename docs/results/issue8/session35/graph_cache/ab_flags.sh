@@ -16,7 +16,7 @@ for r in $(seq 1 "$R"); do
   for arm in A B; do
     flags=$A; [ $arm = B ] && flags=$B
     # shellcheck disable=SC2086
-    build/bin/reader bench "${bench[@]}" $flags -o "$OUT/${arm}_$r" > "$OUT/${arm}_$r.log" 2>&1
+    ${BIN:-build/bin/reader} bench "${bench[@]}" $flags -o "$OUT/${arm}_$r" > "$OUT/${arm}_$r.log" 2>&1
     echo "$arm $r done $(date +%T)"
   done
 done
