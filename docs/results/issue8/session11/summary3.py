@@ -11,9 +11,13 @@ sets of the medians, then each run's own geometric means (the spread between run
 """
 import json
 import math
+import os
 import statistics as st
 import sys
 from collections import defaultdict
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from svg_bars import grouped_bars  # noqa: E402
 
 args = sys.argv[1:]
 svg_out = None
@@ -92,31 +96,9 @@ for i, d in enumerate(runs):
 
 def write_svg(path, medians, methods):
     """Grouped bars: each set's median speedup per method (and the geomean), 1.0 marked."""
-    sets = list(medians) + ["geomean"]
     geo = {m: math.exp(st.mean(math.log(medians[s][m]) for s in medians)) for m in methods}
-    top = max(max(v.values()) for v in medians.values()) * 1.05
-    colours = ["#1f77b4", "#aec7e8", "#9467bd", "#ff7f0e", "#ffbb78", "#2ca02c", "#d62728"]
-    h, left, bottom, group = 420, 50, 60, 120
-    w = left + 20 + len(sets) * group
-    bar = (group - 20) / len(methods)
-    y = lambda v: h - bottom - (h - bottom - 30) * v / top
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="11">',
-           '<text x="10" y="18" font-size="14">Speedup over our AR, median of the runs (report prompts)</text>']
-    for v in [x / 2 for x in range(int(top * 2) + 1)]:
-        out.append(f'<line x1="{left}" x2="{w - 10}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="{"#000" if v == 1 else "#ddd"}"/>')
-        out.append(f'<text x="{left - 6}" y="{y(v) + 4:.1f}" text-anchor="end">{v:.1f}x</text>')
-    for gi, s in enumerate(sets):
-        x0 = left + 10 + gi * group
-        for mi, m in enumerate(methods):
-            v = geo[m] if s == "geomean" else medians[s][m]
-            out.append(f'<rect x="{x0 + mi * bar:.1f}" y="{y(v):.1f}" width="{bar - 1:.1f}" height="{y(0) - y(v):.1f}" fill="{colours[mi % len(colours)]}"><title>{m} {s} {v:.2f}x</title></rect>')
-        out.append(f'<text x="{x0 + (group - 20) / 2:.1f}" y="{h - bottom + 16}" text-anchor="middle">{s}</text>')
-    for mi, m in enumerate(methods):
-        lx = left + (mi % 4) * 230
-        ly = h - 26 + (mi // 4) * 14
-        out.append(f'<rect x="{lx}" y="{ly - 9}" width="10" height="10" fill="{colours[mi % len(colours)]}"/><text x="{lx + 14}" y="{ly}">{m}</text>')
-    out.append("</svg>")
-    open(path, "w").write("\n".join(out) + "\n")
+    grouped_bars(path, "Speedup over our AR, median of the runs (report prompts)",
+                 {**medians, "geomean": geo}, methods)
 
 
 if svg_out:

@@ -20,27 +20,13 @@ for s in g:
 
 # --svg OUT: grouped bars per set (greedy READER, greedy bound, sampled READER, sampled bound).
 if '--svg' in sys.argv:
-    bars = [('greedy: reader', '#1f77b4'), ('greedy: bound (p+o)', '#aec7e8'),
-            ('T=0.8: reader', '#d62728'), ('T=0.8: bound (p+o)', '#ff9896')]
-    vals = {s: [g[s]['speedup'], g[s]['bound'], st.median(r[s]['speedup'] for r in seeds),
-                st.median(r[s]['bound'] for r in seeds)] for s in g}
-    top = max(max(v) for v in vals.values()) * 1.05
-    h, left, bottom, group = 380, 50, 60, 130
-    w = left + 20 + len(vals) * group
-    bw = (group - 20) / len(bars)
-    y = lambda v: h - bottom - (h - bottom - 30) * v / top
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="11">',
-           '<text x="10" y="18" font-size="14">READER and the copy-oracle bound of its own texts, greedy and T = 0.8 (medians of seeds 1-3)</text>']
-    for v in [x / 2 for x in range(int(top * 2) + 1)]:
-        out.append(f'<line x1="{left}" x2="{w - 10}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="{"#000" if v == 1 else "#ddd"}"/>')
-        out.append(f'<text x="{left - 6}" y="{y(v) + 4:.1f}" text-anchor="end">{v:.1f}x</text>')
-    for gi, (s, v) in enumerate(vals.items()):
-        x0 = left + 10 + gi * group
-        for bi, (name, colour) in enumerate(bars):
-            out.append(f'<rect x="{x0 + bi * bw:.1f}" y="{y(v[bi]):.1f}" width="{bw - 1:.1f}" height="{y(0) - y(v[bi]):.1f}" fill="{colour}"><title>{name} {s} {v[bi]:.2f}x</title></rect>')
-        out.append(f'<text x="{x0 + (group - 20) / 2:.1f}" y="{h - bottom + 16}" text-anchor="middle">{s}</text>')
-    for bi, (name, colour) in enumerate(bars):
-        lx = left + bi * 170
-        out.append(f'<rect x="{lx}" y="{h - 35}" width="10" height="10" fill="{colour}"/><text x="{lx + 14}" y="{h - 26}">{name}</text>')
-    out.append('</svg>')
-    open(sys.argv[sys.argv.index('--svg') + 1], 'w').write('\n'.join(out) + '\n')
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+    from svg_bars import grouped_bars
+    series = ['greedy: reader', 'greedy: bound (p+o)', 'T=0.8: reader', 'T=0.8: bound (p+o)']
+    groups = {s: dict(zip(series, [g[s]['speedup'], g[s]['bound'],
+                                   st.median(r[s]['speedup'] for r in seeds),
+                                   st.median(r[s]['bound'] for r in seeds)])) for s in g}
+    grouped_bars(sys.argv[sys.argv.index('--svg') + 1],
+                 'READER and the copy-oracle bound of its own texts, greedy and T = 0.8 (medians of seeds 1-3)',
+                 groups, series, colours=['#1f77b4', '#aec7e8', '#d62728', '#ff9896'], group=130,
+                 legend_step=170)
