@@ -10,7 +10,7 @@ what was recorded. Step boundaries stay those of the recorded run, so a policy t
 have moved them is judged approximately; `path` must reproduce the recorded choices (its
 agreement is printed) or the trace and this script disagree about the policy. Costs are the
 tuned curve's, as the policy saw them; real steps cost somewhat more, and more so where long
-and short steps alternate (README, "Replaying the policy offline"), so a change that moves
+and short steps alternate (docs/calibration.md, "Replaying the policy offline"), so a change that moves
 step sizes still needs an alternated A/B.
 
   recorded   what the drafter verified

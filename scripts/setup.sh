@@ -52,7 +52,7 @@ VENV="$ROOT/.venv"
 # llama.cpp is compiled from the pinned sdist with our patches (scripts/patches/*.patch,
 # each says why at its top): kernels that compute every token the same way in any batch, so
 # verification is bitwise (README, "Losslessness and rounding"), and a cache of compute
-# graphs for verification's changing batch sizes (README, "Graph cache"). The wheel is cached
+# graphs for verification's changing batch sizes (docs/tree-sizes.md, session 23). The wheel is cached
 # per (sdist, patches, flags): a fresh clone or venv reuses it instead of compiling again.
 LLAMA_CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=ON}"
 PATCHES=(scripts/patches/*.patch)
@@ -207,7 +207,7 @@ if ((BUILD)); then
       fi
     done
     # SmolLM2's own greedy answers to the corpus's prompts, part of its default datastore:
-    # text in the model's own words predicts what it writes next (README, "Calibration",
+    # text in the model's own words predicts what it writes next (docs/calibration.md,
     # session 28). Deterministic; several minutes on 2 cores, written only when complete.
     datastore="models/${SMOLLM2_Q8_FILE%.gguf}.rds"
     responses="models/${SMOLLM2_Q8_FILE%.gguf}.responses.jsonl"

@@ -107,7 +107,7 @@ void ModelFlags::add_to(CLI::App& app) {
                "let llama.cpp repack weights for its CPU kernels (extra buffers; README)");
   app.add_option("--graph-cache", graph_cache,
                  "compute graphs of other batch sizes llama.cpp keeps ready (0: rebuild at "
-                 "every change of size, as upstream; README, \"Graph cache\")")
+                 "every change of size, as upstream; docs/tree-sizes.md, session 23)")
       ->capture_default_str()
       ->check(CLI::Range(0, 64));
   app.add_option("--kv-type", kv_type, "KV-cache type: f16, f32 or q8_0")

@@ -28,7 +28,8 @@ struct TuneFlags {
   std::vector<std::string> sets = {"mt_bench"};
   int prompt_offset = 40;  // calibration prompts come after the ones bench reports on
   // 40 (ids 121-160 of MT-Bench): 16 left the long-match kinds with a few dozen tries each,
-  // and 40 measured +3% over 7 sets of unseen prompts (README, "Calibration").
+  // and 40 measured +3% over 7 sets of unseen prompts (docs/calibration.md, "More calibration
+  // data").
   int prompts = 40;
   int max_tokens = 96;
   int repeats = 5;
@@ -88,7 +89,7 @@ Calibration calibrate(Model& model, const MethodConfig& config,
 // probe times each size right after a one-token decode in a loop that does nothing else; among
 // drafting, bookkeeping and steps of changing sizes, a step cost more than that (session 31, in
 // this host's fast hours: 4 tokens 1.61 one-token steps where the probe said 1.16, 8 tokens
-// 2.51 against 1.58; README, "Tree sizes"). Sizes verified fewer than kMinSteps times are
+// 2.51 against 1.58; docs/tree-sizes.md, session 31). Sizes verified fewer than kMinSteps times are
 // left out; where none is left, the curve is c(1) = 1 alone (measured, nothing to change).
 CostCurve measure_steps_in_place(Model& model, const LoadedInputs& inputs, const Profile& p,
                                  const std::vector<CalibrationPrompt>& prompts,
@@ -153,7 +154,7 @@ double mean_speculator_rate(const AcceptanceCounts& counts, const std::vector<do
 // the calibrated rates (Theorem 1): prune the default template's least likely nodes. Judged
 // over root-to-node paths where one path is verified (single_path), over subtrees where whole
 // trees are: sized by subtrees, a single-path drafter got candidates it would not verify at
-// those rates, and ran slower (README, "Calibration", session 27).
+// those rates, and ran slower (docs/calibration.md, session 27).
 std::vector<TemplateNode> tuned_template(const std::vector<TemplateNode>& tmpl,
                                          const AcceptanceCounts& counts, const CostCurve& cost,
                                          bool single_path) {

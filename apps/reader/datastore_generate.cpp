@@ -1,7 +1,7 @@
 // reader datastore generate: the model's own answers to a corpus's prompts, as the text of its
 // datastore. The paper fills the datastore with responses "ideally produced by the base
 // model": a datastore in the model's own phrasing predicts what it writes next better than
-// another model's text does (README, "Calibration", session 28). Greedy, batched with one KV
+// another model's text does (docs/calibration.md, session 28). Greedy, batched with one KV
 // stream per sequence, so every answer is the one the model gives alone.
 #include <fmt/format.h>
 

@@ -3,7 +3,7 @@
 // that followed it there. The trie (trie.h) ranks continuations by how often they followed a
 // suffix, which loses the thread where a short suffix ("\n    ", " the") recurs with many
 // continuations; a copy of a passage follows the one place it is copying from. The two are
-// right in different places (README, "Calibration", session 27).
+// right in different places (docs/calibration.md, session 27).
 #pragma once
 
 #include "reader/tokens.h"

@@ -119,7 +119,7 @@ std::unique_ptr<Speculator> make_recycling_speculator(int n_vocab, std::vector<T
                                                       RecyclingTable* shared_table = nullptr);
 // What READER's speculator keys its rows by (the paper's Token Recycling, `--method
 // recycling`, keeps 1): on the decision slices the same text cost 1.9% less verification
-// with 3 than with 1; 2 saved nothing, and 4 or 6 no more than 3 (README, "Calibration").
+// with 3 than with 1; 2 saved nothing, and 4 or 6 no more than 3 (docs/calibration.md, session 29).
 // Changing it changes what the speculator's calibration counts mean: change kDrafter
 // (profile.h) with it, so that `tune --if-stale` counts again.
 inline constexpr int kReaderRecyclingContext = 3;

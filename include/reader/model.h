@@ -35,8 +35,8 @@ class ModelError : public std::runtime_error {
 // Whether flash attention is on by default: where llama.cpp was built for AVX-512, our patch
 // (scripts/patches/llama.cpp-fattn-avx512.patch) serves F16 KV caches with a kernel that
 // computes each query row the same way in any batch, so verified drafts stay bitwise, and that
-// is faster than the matmul path for one token and more so for several (README, "Tree
-// sizes"). Elsewhere llama.cpp's own flash attention is neither exact nor faster here: off.
+// is faster than the matmul path for one token and more so for several (docs/tree-sizes.md,
+// session 22). Elsewhere llama.cpp's own flash attention is neither exact nor faster here: off.
 bool flash_attn_by_default();
 
 struct ModelOptions {
@@ -61,7 +61,7 @@ struct ModelOptions {
   // Compute graphs of other batch sizes llama.cpp keeps ready (our patch
   // scripts/patches/llama.cpp-graph-cache.patch): verification changes the batch size at
   // most steps, and rebuilding a graph costs about a tenth of a one-token decode here
-  // (README, "Graph cache"). 0: rebuild on every change of size, as upstream.
+  // (docs/tree-sizes.md, session 23). 0: rebuild on every change of size, as upstream.
   int graph_cache = 8;
   // Layers llama.cpp offloads to a GPU (-1: all), where it was built with a GPU backend
   // (README, "GPU"). Its kernels there are not batch-invariant: greedy output equals plain

@@ -96,19 +96,19 @@ class CostModel {
 // their (short) contexts, and becomes the first curve up to its largest n (its points added to
 // the probe's); beyond it the probe's shape goes on from there, and longer contexts add what
 // the probe measured them to add. A decode in a loop that does nothing else costs less than a
-// step among drafting and bookkeeping (README, "Tree sizes", session 31). The batch table
+// step among drafting and bookkeeping (docs/tree-sizes.md, session 31). The batch table
 // stays the probe's: batched steps are priced as before.
 CostModel with_steps_in_place(const CostModel& probed, const CostCurve& in_place);
 
 // Used only when no profile and no measurement is available: SmolLM2 Q8_0 on an Intel
-// Xeon at 512 cached tokens (README, "Tree sizes"), the same curve at every context.
+// Xeon at 512 cached tokens (docs/tree-sizes.md, "Session 2"), the same curve at every context.
 CostModel fallback_cost_model();
 
 // Retrieval: which sources, each at its own longest match, rank the drafted token first. The
 // merged ranking follows the longest match, so a datastore phrase can outvote this text's own
 // continuation; calibration prompts accept such a token 5-20% of the time, and one both agree
-// on more often than either alone (README, "Calibration"). A speculator node uses two values:
-// kBoth for a guess that retrieval or the copy drafted too, kText for its guess alone.
+// on more often than either alone (docs/calibration.md, "Agreement"). A speculator node uses two
+// values: kBoth for a guess that retrieval or the copy drafted too, kText for its guess alone.
 enum class Agreement : std::uint8_t {
   kText = 0,      // this text's trie (prompt, output so far, prediction) only
   kLongTerm = 1,  // only the long-term sources (datastore, earlier outputs)
@@ -218,7 +218,7 @@ class AcceptanceRecalibration {
 // pulled toward its record, q' = min(q, (accepted + w q) / (tried + w)), with w = 3: one
 // rejection takes a 0.9 to 0.68, two to 0.54. It is never raised: the kind's rate already
 // counts the token's successes. On decision prompts: 6% fewer tokens drafted, +0.8% priced
-// on the measured step costs, summarization +1% (README, "Calibration", session 16).
+// on the measured step costs, summarization +1% (docs/calibration.md, session 16).
 class TokenRecord {
  public:
   void clear() { counts_.clear(); }
@@ -238,7 +238,7 @@ class TokenRecord {
 // online recalibration; what feedback records stays the estimate). Traced on decision
 // prompts, nodes rated 0.3-0.4 were accepted 25% of the time, not 35%: near a drafted
 // token's break-even here, so they cost more than they brought. Shrinking them drafted 12%
-// fewer tokens and ran about 2% faster (README, "Calibration", session 15).
+// fewer tokens and ran about 2% faster (docs/calibration.md, session 15).
 inline double doubt_low_estimate(double q) { return q < 0.45 ? 0.7 * q : q; }
 
 // Nodes of `tree` (by index, root first) forming the tree that maximizes expected accepted

@@ -51,8 +51,8 @@ TreeShape default_tree_shape(Method method) {
       s.d_deep = 8;
       s.d_copy = 16;
       // Suffixes of up to 12 tokens, not the paper's 8: on the decision slices 10 and 12 drafted
-      // the same text for 0.5% less verification, from HumanEval's code (+3-4%; README,
-      // "Calibration", session 31).
+      // the same text for 0.5% less verification, from HumanEval's code (+3-4%;
+      // docs/calibration.md, session 31).
       s.max_suffix_len = 12;
       break;
     case Method::kRetrieval:

@@ -89,7 +89,7 @@ double timed_chain(Model& model, const Tokens& tokens, int context, int n) {
 
 // The time of a one-token decode as AR runs them, back to back: after enough untimed ones
 // that the probe's last decode, of `after` tokens, has worn off. A one-token decode right
-// after a long one misses the weights in the shared L3 (README, "Tree sizes", session 27),
+// after a long one misses the weights in the shared L3 (docs/tree-sizes.md, session 27),
 // and so do several after it, the more the longer that decode took: one token read 6.4 ms
 // where the probe's 64-token decode came two decodes before, against 4.8 ms in a run of them,
 // and every c(n) divided by such a time read 30-40% low (session 32). Six one-token decodes
@@ -108,11 +108,11 @@ double steady_one_token(Model& model, const Tokens& tokens, int context, int aft
 // steps of generation, and is divided by the last of them (steady_one_token): its own
 // baseline, taken right before it. What comes before matters twice: llama.cpp reuses the last
 // decode's compute graph when the next one has as many tokens (so a one-token decode after
-// another, which is all AR does, skips building one; README, "Tree sizes", session 19), and a
+// another, which is all AR does, skips building one; docs/tree-sizes.md, session 19), and a
 // long decode leaves the next few one-token decodes slower (session 27). The graph cache
 // (ModelOptions::graph_cache) does not change this: the probe's sizes outnumber its slots and
 // come round in turn, so each n >= 2 still builds its graph, where generation, which repeats
-// a few sizes, mostly finds them kept (README, session 23).
+// a few sizes, mostly finds them kept (docs/tree-sizes.md, session 23).
 void time_context(Model& model, const Tokens& tokens, int context, const CostProbe& probe,
                   std::vector<PairedTimes>& t, const std::function<void()>& tick) {
   model.kv_clear();
