@@ -1,5 +1,5 @@
 // reader quantize: requantize a GGUF once (e.g. Q4_1 -> Q8_0), for the weight format whose
-// batched CPU kernels make tree verification cheapest (README, "Tree sizes").
+// batched CPU kernels make tree verification cheapest (README, "Losslessness and rounding").
 #include <cstdio>
 
 #include "cli_common.h"

@@ -28,8 +28,8 @@ std::string_view to_string(Method method);
 Method parse_method(std::string_view name);  // throws std::invalid_argument listing the names
 
 // The default tree for a method, sized from the verification cost curve measured on
-// this CPU (README, "Tree sizes"): trees stay small because each token past the 8th of a
-// decode costs about a tenth of a one-token decode here, so only likely ones pay.
+// this CPU (README, "Tree sizes"): trees stay small because each of the 9th-16th tokens of
+// a decode costs about a tenth of a one-token decode here, and later ones more.
 TreeShape default_tree_shape(Method method);
 
 struct MethodConfig {

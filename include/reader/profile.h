@@ -96,7 +96,7 @@ struct CostProbe {
   int repeats = 3;  // timed rounds (after one warm-up) per context and pass
   // Sweeps over all the contexts; each point is the median, over the rounds of every pass,
   // of its time over the same round's one-token time, so one noisy spell on a shared machine
-  // cannot set a whole row (docs/calibration.md).
+  // cannot set a whole row (README, "Calibration").
   int passes = 2;
 };
 // Raw timings behind a measured cost model, for reports (`reader bench --cost-curve`).

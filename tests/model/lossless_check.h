@@ -19,7 +19,7 @@
 namespace reader::test {
 
 // Largest |a - b| between the logit rows the AR decode and a tree verification produce for
-// the same prefix (measured up to 0.86 on SmolLM2 and 1.42 on Gemma 3, README): under sampling a
+// the same prefix (measured up to 0.86 on SmolLM2 and 1.42 on Gemma 3): under sampling a
 // mismatch is tolerated only when the two rows differ by less than this, i.e. by rounding, not by a
 // different prefix.
 inline constexpr float kKernelLogitNoise = 1.5f;
