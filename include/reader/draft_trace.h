@@ -1,9 +1,10 @@
 // DraftTrace: what a drafter chose at every step, as JSON lines, so that another policy can
 // be replayed offline against what the model then accepted (scripts/replay_drafts.py).
 //
-// Greedy decoding commits the same tokens whatever was drafted, so a trace of one run tells
-// how any other choice among the same candidates would have fared, in seconds instead of a
-// benchmark on a noisy machine. Lines, in order (one generation: run, prompt, then a step
+// Decoding commits the same tokens whatever was drafted (greedy, or sampling, whose draw at
+// each position the seed fixes: sampling.h), so a trace of one run tells how any other choice
+// among the same candidates would have fared, in seconds instead of a benchmark on a noisy
+// machine. Lines, in order (one generation: run, prompt, then a step
 // before every commit but the first):
 //   {"run": {"set": ..., "id": ..., "method": ...}}      (written by whoever labels runs)
 //   {"prompt": [tokens]}
