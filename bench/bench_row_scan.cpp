@@ -1,5 +1,6 @@
-// The scans of a logit row that every verified token pays: argmax (the greedy pick) and the
-// recycling speculator's top-k, over a SmolLM2-sized vocabulary (src/verify/sampling.cpp).
+// The scans of a logit row that every verified token pays: argmax (the greedy pick), the
+// recycling speculator's top-k and a sampled pick, over a SmolLM2-sized vocabulary
+// (src/verify/sampling.cpp).
 #include <benchmark/benchmark.h>
 
 #include <random>
@@ -40,6 +41,18 @@ void BM_TopK(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * kVocab);
 }
 BENCHMARK(BM_TopK)->ArgName("k")->Arg(4)->Arg(8)->Unit(benchmark::kMicrosecond);
+
+// A sampled pick at T = 0.8 (top-k and top-p off, as `reader bench --temp 0.8`): every token
+// within 40 temperatures of the best one gets a softmax weight, then the seeded draw walks
+// them in id order.
+void BM_SampledPick(benchmark::State& state) {
+  const std::vector<float>& row = logit_row();
+  Sampler sampler({0.8f, 0, 1.0f, 1});
+  std::uint64_t position = 0;
+  for (auto _ : state) benchmark::DoNotOptimize(sampler.pick(row.data(), kVocab, position++));
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * kVocab);
+}
+BENCHMARK(BM_SampledPick)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace reader

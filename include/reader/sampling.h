@@ -41,7 +41,9 @@ class Sampler {
  private:
   SamplingParams params_;
   std::vector<std::pair<float, Token>> scratch_;  // (logit, token) candidates
-  std::vector<double> probs_;                     // softmax over the kept candidates
+  std::vector<float> kept_logits_;                // their logits, contiguous for the weights
+  std::vector<double> probs_;                     // softmax weights of the kept candidates
+  std::vector<double> block_sums_;                // probs_ summed in blocks (softmax_weights.h)
 };
 
 // Argmax with the lowest token id winning ties (the greedy policy).

@@ -9,7 +9,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "util/cpu_avx2.h"
 #include "util/hash.h"
+#include "verify/softmax_weights.h"
 
 namespace reader {
 
@@ -52,14 +54,6 @@ inline void top_k_insert(const float* logits, int v, std::vector<std::pair<float
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
-bool has_avx2() {
-  static const bool yes = [] {
-    __builtin_cpu_init();  // callers may run before the constructors that would do it
-    return __builtin_cpu_supports("avx2") != 0;
-  }();
-  return yes;
-}
-
 // The maximum, then the first index holding it: the scalar rule's answer when no NaN is in
 // the row (ties keep the lowest id; -0 == +0 as in the scalar comparison). A NaN changes
 // which index the scalar rule keeps, so such a row goes to it.
@@ -119,7 +113,7 @@ __attribute__((target("avx2"))) void top_k_avx2(const float* logits, int n_vocab
 
 Token argmax(const float* logits, int n_vocab) {
 #if defined(__x86_64__) && defined(__GNUC__)
-  if (has_avx2()) return argmax_avx2(logits, n_vocab);
+  if (cpu_has_avx2()) return argmax_avx2(logits, n_vocab);
 #endif
   return argmax_scalar(logits, n_vocab);
 }
@@ -128,7 +122,7 @@ void top_k_tokens(const float* logits, int n_vocab, int k,
                   std::vector<std::pair<float, Token>>& best) {
   best.assign(static_cast<size_t>(k), {-INFINITY, -1});
 #if defined(__x86_64__) && defined(__GNUC__)
-  if (has_avx2()) return top_k_avx2(logits, n_vocab, best);
+  if (cpu_has_avx2()) return top_k_avx2(logits, n_vocab, best);
 #endif
   for (int v = 0; v < n_vocab; ++v) top_k_insert(logits, v, best);
 }
@@ -148,63 +142,79 @@ Token Sampler::pick(const float* logits, int n_vocab, std::uint64_t position) {
   if (params_.greedy()) return argmax(logits, n_vocab);
 
   const float inv_t = 1.0f / params_.temperature;
-  const float max_logit = *std::max_element(logits, logits + n_vocab);
-  const auto weight = [&](float logit) {
-    return std::exp(static_cast<double>((logit - max_logit) * inv_t));
-  };
+  // The best logit: argmax's vectorized scan, unless it kept a NaN in first place (its rule
+  // lets nothing beat one there); then a scan that skips NaN. A row of NaN has none: the
+  // greedy rule's answer.
+  const Token best = argmax(logits, n_vocab);
+  float max_logit = logits[best];
+  if (std::isnan(max_logit)) {
+    for (int i = 0; i < n_vocab; ++i)
+      if (!std::isnan(logits[i]) && !(logits[i] <= max_logit)) max_logit = logits[i];
+    if (std::isnan(max_logit)) return best;
+  }
   const double u = position_uniform(params_.seed, position);
-
-  // Candidates: tokens whose weight is at least e^-40 of the best one's. The rest carry
-  // less than n_vocab * 4e-18 of the mass together, and skipping their exp() makes a pick
-  // ~50x cheaper (a 49k vocabulary otherwise costs ~1 ms per position here). Token-id order.
+  // The support: tokens whose weight is at least e^-40 of the best one's. The rest carry less
+  // than n_vocab * 4e-18 of the mass together.
   const float cutoff = max_logit - 40.0f * params_.temperature;
+  // The draw: inverse CDF over the weights in token-id order (softmax_weights.h).
+  const auto draw = [&](const float* l, size_t n) {
+    probs_.resize(n);
+    detail::softmax_weights(l, n, max_logit, inv_t, cutoff, probs_.data());
+    const double total = detail::block_sums(probs_.data(), n, block_sums_);
+    return detail::weighted_index(probs_.data(), n, block_sums_, u * total);
+  };
+  // Without filters every token keeps its weight, 0 below the cutoff: no candidate list.
+  if (params_.top_k == 0 && params_.top_p >= 1.0f)
+    return static_cast<Token>(draw(logits, static_cast<size_t>(n_vocab)));
+
   scratch_.clear();
   for (int i = 0; i < n_vocab; ++i)
     if (logits[i] >= cutoff) scratch_.emplace_back(logits[i], i);
   auto first = scratch_.begin();
   size_t keep = scratch_.size();
+  const auto weight = [&](float logit) {
+    return detail::softmax_weight(logit, max_logit, inv_t, cutoff);
+  };
+  // The logits of scratch_[0, n), contiguous for the weights.
+  const auto head_logits = [&](size_t n) {
+    kept_logits_.resize(n);
+    for (size_t i = 0; i < n; ++i) kept_logits_[i] = scratch_[i].first;
+    return kept_logits_.data();
+  };
 
-  const bool filtered =
-      (params_.top_k > 0 && static_cast<size_t>(params_.top_k) < keep) || params_.top_p < 1.0f;
-  if (filtered) {
-    // Filtering needs a ranking: logit desc, id asc (deterministic on ties).
-    const auto higher = [](const std::pair<float, Token>& a, const std::pair<float, Token>& b) {
-      return a.first != b.first ? a.first > b.first : a.second < b.second;
-    };
-    if (params_.top_k > 0 && static_cast<size_t>(params_.top_k) < keep) {
-      keep = static_cast<size_t>(params_.top_k);
-      std::nth_element(first, first + static_cast<std::ptrdiff_t>(keep), scratch_.end(), higher);
-    }
-    if (params_.top_p < 1.0f) {
-      double total = 0;
-      for (size_t i = 0; i < keep; ++i) total += weight(scratch_[i].first);
-      // Sort a growing head until it holds top_p of the mass: top-p rarely needs many tokens.
-      size_t sorted = std::min<size_t>(keep, 64);
-      for (;;) {
-        std::partial_sort(first, first + static_cast<std::ptrdiff_t>(sorted),
-                          first + static_cast<std::ptrdiff_t>(keep), higher);
-        double acc = 0;
-        size_t cut = 0;
-        while (cut < sorted && acc < params_.top_p * total) acc += weight(scratch_[cut++].first);
-        if (acc >= params_.top_p * total || sorted == keep) {
-          keep = std::max<size_t>(cut, 1);
-          break;
-        }
-        sorted = std::min(keep, sorted * 4);
-      }
-    }
-    // Walk the kept set in token-id order: canonical, independent of the sort's tie handling.
-    std::sort(first, first + static_cast<std::ptrdiff_t>(keep),
-              [](const auto& a, const auto& b) { return a.second < b.second; });
+  // Filtering needs a ranking: logit desc, id asc (deterministic on ties).
+  const auto higher = [](const std::pair<float, Token>& a, const std::pair<float, Token>& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  };
+  if (params_.top_k > 0 && static_cast<size_t>(params_.top_k) < keep) {
+    keep = static_cast<size_t>(params_.top_k);
+    std::nth_element(first, first + static_cast<std::ptrdiff_t>(keep), scratch_.end(), higher);
+  } else if (params_.top_p >= 1.0f) {  // top-k keeps everything: the unfiltered draw
+    return static_cast<Token>(draw(logits, static_cast<size_t>(n_vocab)));
   }
-  probs_.resize(keep);
-  double total = 0;
-  for (size_t i = 0; i < keep; ++i) total += probs_[i] = weight(scratch_[i].first);
-  const double target = u * total;
-  double acc = 0;
-  for (size_t i = 0; i < keep; ++i)
-    if (target < (acc += probs_[i])) return scratch_[i].second;
-  return scratch_[keep - 1].second;
+  if (params_.top_p < 1.0f) {
+    probs_.resize(keep);
+    detail::softmax_weights(head_logits(keep), keep, max_logit, inv_t, cutoff, probs_.data());
+    const double total = detail::block_sums(probs_.data(), keep, block_sums_);
+    // Sort a growing head until it holds top_p of the mass: top-p rarely needs many tokens.
+    size_t sorted = std::min<size_t>(keep, 64);
+    for (;;) {
+      std::partial_sort(first, first + static_cast<std::ptrdiff_t>(sorted),
+                        first + static_cast<std::ptrdiff_t>(keep), higher);
+      double acc = 0;
+      size_t cut = 0;
+      while (cut < sorted && acc < params_.top_p * total) acc += weight(scratch_[cut++].first);
+      if (acc >= params_.top_p * total || sorted == keep) {
+        keep = std::max<size_t>(cut, 1);
+        break;
+      }
+      sorted = std::min(keep, sorted * 4);
+    }
+  }
+  // Walk the kept set in token-id order: canonical, independent of the sort's tie handling.
+  std::sort(first, first + static_cast<std::ptrdiff_t>(keep),
+            [](const auto& a, const auto& b) { return a.second < b.second; });
+  return scratch_[draw(head_logits(keep), keep)].second;
 }
 
 }  // namespace reader
