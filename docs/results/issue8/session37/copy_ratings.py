@@ -6,7 +6,6 @@ so an optimistic test: if it does not gain here, it will not elsewhere).
 
 usage: copy_ratings.py TRACE
 """
-import math
 import os
 import sys
 from collections import defaultdict
@@ -15,6 +14,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "../../../../scripts"
 sys.path.insert(0, os.path.dirname(__file__))
 import replay_drafts as R  # noqa: E402
 from copy_variants import plain_copy  # noqa: E402
+from ratios import print_ratios  # noqa: E402
 
 COPY = 5  # DraftSource::kCopy (include/reader/generate.h)
 
@@ -59,13 +59,8 @@ def main():
             keep = R.best_path(s, lambda e, n: e / cost[n - 1])
             totals[set_name][k][0] += 1 + R.accepted_depth(judged, keep)
             totals[set_name][k][1] += cost[len(keep) - 1]
-    print("\nreplayed tokens per unit of cost, copy ratings set to what they achieved / as rated:")
-    logs = []
-    for set_name, (a, b) in totals.items():
-        r = (b[0] / b[1]) / (a[0] / a[1])
-        logs.append(math.log(r))
-        print(f"  {set_name:14s} {r:.3f}")
-    print(f"  {'geomean':14s} {math.exp(sum(logs) / len(logs)):.3f}")
+    print_ratios("\nreplayed tokens per unit of cost, copy ratings set to what they achieved / as "
+                 "rated:", totals)
 
 
 if __name__ == "__main__":

@@ -18,13 +18,15 @@ it gets accepted beyond the deepest of READER's candidates (an upper bound on it
 
 usage: copy_variants.py TRACE [--replay]
 """
-import math
 import os
 import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "../../../../scripts"))
 import replay_drafts as R  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(__file__))
+from ratios import print_ratios  # noqa: E402
 
 MAX_MATCH, DEPTH, WINDOW, MIN = 32, 16, 8192, 3
 
@@ -152,13 +154,7 @@ def replay(path):
         for i, (tok, c) in enumerate((base, choice)):
             totals[set_name][i][0] += tok
             totals[set_name][i][1] += c
-    logs = []
-    print("replayed tokens per unit of cost, with the resync branch / without:")
-    for set_name, (b, c) in totals.items():
-        r = (c[0] / c[1]) / (b[0] / b[1])
-        logs.append(math.log(r))
-        print(f"  {set_name:14s} {r:.3f}")
-    print(f"  {'geomean':14s} {math.exp(sum(logs) / len(logs)):.3f}")
+    print_ratios("replayed tokens per unit of cost, with the resync branch / without:", totals)
 
 
 if __name__ == "__main__":

@@ -14,13 +14,15 @@ tokens per unit of cost, by set, as ratios to the recorded choice.
 usage: draws.py TRACE_SEED1 TRACE_SEED2 ...  (each `reader bench --trace --temp T --seed S`,
        seeds 1, 2, ... in order; .jsonl or .jsonl.gz)
 """
-import math
 import os
 import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "../../../../scripts"))
 import replay_drafts as R  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(__file__))
+from ratios import print_ratios  # noqa: E402
 
 MASK = (1 << 64) - 1
 BINS = [0, 0.02, 0.05, 0.1, 0.2, 0.8, 0.9, 0.95, 0.98, 1.0001]
@@ -79,12 +81,7 @@ def replay(traces, factor):
                 keep = R.best_path(s, lambda e, k: e / cost[k - 1])
                 totals[set_name][name][0] += 1 + R.accepted_depth(judged, keep)
                 totals[set_name][name][1] += cost[len(keep) - 1]
-    logs = []
-    for set_name, t in totals.items():
-        r = (t["draws"][0] / t["draws"][1]) / (t["path"][0] / t["path"][1])
-        logs.append(math.log(r))
-        print(f"  {set_name:14s} {r:.3f}")
-    print(f"  {'geomean':14s} {math.exp(sum(logs) / len(logs)):.3f}")
+    print_ratios("", {s: (t["path"], t["draws"]) for s, t in totals.items()})
 
 
 def main():
