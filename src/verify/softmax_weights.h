@@ -2,9 +2,10 @@
 // kept token, and their sums in blocks, which a 49k vocabulary needs fast. std::exp over the
 // whole row took 0.34 ms a pick here, as much as 4% of a token's decode at T = 0.8.
 //
-// The exponential is our own (Cody-Waite reduction, degree-13 polynomial, 2^k from the bits):
-// within 1e-15 of std::exp relatively, and the same bits on the AVX2 path as on the scalar
-// one, so a machine's choice of path never changes a sampled text. Internal to src/verify.
+// The exponential is our own (Cody-Waite reduction, a degree-13 polynomial by Estrin's scheme,
+// 2^k from the bits): within 1e-15 of std::exp relatively, and the same bits on the AVX2 path
+// as on the scalar one, so a machine's choice of path never changes a sampled text. Internal to
+// src/verify.
 #pragma once
 
 #include <cstddef>
@@ -28,14 +29,14 @@ void softmax_weights_scalar(const float* logits, std::size_t n, float max_logit,
 // is a chain of 49k dependent additions, 65 us here).
 inline constexpr std::size_t kWeightBlock = 64;
 
-// block_sums[b] = sum of w[b * kWeightBlock .. (b + 1) * kWeightBlock) in index order (the
-// last block may be short); returns their sum in block order: the total the draw scales by.
-double block_sums(const double* w, std::size_t n, std::vector<double>& block_sums);
+// sums[b] = sum of w[b * kWeightBlock .. (b + 1) * kWeightBlock) in index order (the last
+// block may be short); returns their sum in block order: the total the draw scales by.
+double block_sums(const double* w, std::size_t n, std::vector<double>& sums);
 
 // The first index i of positive weight whose running sum passes `target` (< total): the block
 // sums are added in order until one passes it, then that block's weights one by one from
 // there; the last index of positive weight where rounding lets every partial sum miss it.
-std::size_t weighted_index(const double* w, std::size_t n, const std::vector<double>& block_sums,
+std::size_t weighted_index(const double* w, std::size_t n, const std::vector<double>& sums,
                            double target);
 
 }  // namespace reader::detail
