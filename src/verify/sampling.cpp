@@ -156,11 +156,15 @@ Token Sampler::pick(const float* logits, int n_vocab, std::uint64_t position) {
   // The support: tokens whose weight is at least e^-40 of the best one's. The rest carry less
   // than n_vocab * 4e-18 of the mass together.
   const float cutoff = max_logit - 40.0f * params_.temperature;
-  // The draw: inverse CDF over the weights in token-id order (softmax_weights.h).
-  const auto draw = [&](const float* l, size_t n) {
+  // Weights of l[0, n) into probs_ and their block sums; returns the total (softmax_weights.h).
+  const auto weigh = [&](const float* l, size_t n) {
     probs_.resize(n);
     detail::softmax_weights(l, n, max_logit, inv_t, cutoff, probs_.data());
-    const double total = detail::block_sums(probs_.data(), n, block_sums_);
+    return detail::block_sums(probs_.data(), n, block_sums_);
+  };
+  // The draw: inverse CDF over the weights in token-id order.
+  const auto draw = [&](const float* l, size_t n) {
+    const double total = weigh(l, n);
     return detail::weighted_index(probs_.data(), n, block_sums_, u * total);
   };
   // Without filters every token keeps its weight, 0 below the cutoff: no candidate list.
@@ -193,9 +197,7 @@ Token Sampler::pick(const float* logits, int n_vocab, std::uint64_t position) {
     return static_cast<Token>(draw(logits, static_cast<size_t>(n_vocab)));
   }
   if (params_.top_p < 1.0f) {
-    probs_.resize(keep);
-    detail::softmax_weights(head_logits(keep), keep, max_logit, inv_t, cutoff, probs_.data());
-    const double total = detail::block_sums(probs_.data(), keep, block_sums_);
+    const double total = weigh(head_logits(keep), keep);
     // Sort a growing head until it holds top_p of the mass: top-p rarely needs many tokens.
     size_t sorted = std::min<size_t>(keep, 64);
     for (;;) {

@@ -316,6 +316,30 @@ TEST(SamplingPropertyTest, TopKTokensMatchesFullSort) {
 
 // Rows with what the vectorized scans must treat exactly as the scalar rules do: NaN, both
 // infinities, -0 beside +0, ties, and lengths that are not a multiple of the vector width.
+// Rows a broken model could hand the sampler: every draw stays on a token that has weight
+// (never a NaN one while a number is left, never one below the support), and nothing crashes.
+TEST(SampledPickTest, SpecialRowsDrawOnlyTokensWithWeight) {
+  const float nan = std::nanf("");
+  for (const SamplingParams& p :
+       {SamplingParams{0.8f, 0, 1.0f, 1}, SamplingParams{0.8f, 2, 1.0f, 1},
+        SamplingParams{0.8f, 0, 0.9f, 1}}) {
+    Sampler sampler(p);
+    const std::vector<float> nan_first = {nan, 1.0f, 1.0f, -100.0f};
+    const std::vector<float> all_nan = {nan, nan, nan};
+    const std::vector<float> all_minus_inf = {-INFINITY, -INFINITY};
+    const std::vector<float> plus_inf = {0.0f, INFINITY, 2.0f, INFINITY};
+    for (std::uint64_t pos = 0; pos < 200; ++pos) {
+      const Token a = sampler.pick(nan_first.data(), 4, pos);
+      EXPECT_TRUE(a == 1 || a == 2) << a;
+      EXPECT_EQ(sampler.pick(all_nan.data(), 3, pos), 0);  // the greedy rule's answer
+      const Token b = sampler.pick(all_minus_inf.data(), 2, pos);
+      EXPECT_TRUE(b == 0 || b == 1) << b;
+      const Token c = sampler.pick(plus_inf.data(), 4, pos);
+      EXPECT_TRUE(c == 1 || c == 3) << c;
+    }
+  }
+}
+
 TEST(SamplingPropertyTest, RowScansMatchTheScalarRulesOnSpecialValues) {
   std::mt19937 rng(23);
   const float specials[] = {NAN, INFINITY, -INFINITY, -0.0f, 0.0f, 1.0f, 1.0f};

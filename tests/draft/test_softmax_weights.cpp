@@ -10,7 +10,6 @@
 #include <random>
 #include <vector>
 
-#include "reader/sampling.h"
 #include "verify/softmax_weights.h"
 
 namespace reader::detail {
@@ -119,33 +118,3 @@ TEST(SoftmaxWeightsTest, BlockSumsAndWalkMatchTheRunningSum) {
 
 }  // namespace
 }  // namespace reader::detail
-
-namespace reader {
-namespace {
-
-// Rows a broken model could hand the sampler: every draw stays on a token that has weight
-// (never a NaN one while a number is left, never one below the support), and nothing crashes.
-TEST(SampledPickTest, SpecialRowsDrawOnlyTokensWithWeight) {
-  const float nan = std::nanf("");
-  for (const SamplingParams& p :
-       {SamplingParams{0.8f, 0, 1.0f, 1}, SamplingParams{0.8f, 2, 1.0f, 1},
-        SamplingParams{0.8f, 0, 0.9f, 1}}) {
-    Sampler sampler(p);
-    const std::vector<float> nan_first = {nan, 1.0f, 1.0f, -100.0f};
-    const std::vector<float> all_nan = {nan, nan, nan};
-    const std::vector<float> all_minus_inf = {-INFINITY, -INFINITY};
-    const std::vector<float> plus_inf = {0.0f, INFINITY, 2.0f, INFINITY};
-    for (std::uint64_t pos = 0; pos < 200; ++pos) {
-      const Token a = sampler.pick(nan_first.data(), 4, pos);
-      EXPECT_TRUE(a == 1 || a == 2) << a;
-      EXPECT_EQ(sampler.pick(all_nan.data(), 3, pos), 0);  // the greedy rule's answer
-      const Token b = sampler.pick(all_minus_inf.data(), 2, pos);
-      EXPECT_TRUE(b == 0 || b == 1) << b;
-      const Token c = sampler.pick(plus_inf.data(), 4, pos);
-      EXPECT_TRUE(c == 1 || c == 3) << c;
-    }
-  }
-}
-
-}  // namespace
-}  // namespace reader

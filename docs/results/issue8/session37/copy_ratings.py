@@ -12,9 +12,10 @@ from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "../../../../scripts"))
 sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "../session31/analysis"))
 import replay_drafts as R  # noqa: E402
-from copy_variants import plain_copy  # noqa: E402
 from ratios import print_ratios  # noqa: E402
+from trace_common import latest_copy  # noqa: E402
 
 COPY = 5  # DraftSource::kCopy (include/reader/generate.h)
 
@@ -24,7 +25,7 @@ def copy_nodes(path):
     for set_name, prompt, steps, commits in R.read_generations(path, "reader"):
         for ctx, step, future in R.generation_steps(prompt, steps, commits):
             judged = R.judge(step, future)
-            _, match = plain_copy(ctx)
+            match, _ = latest_copy(ctx)
             keys = [None] + [(min(match, 4), min(judged[0][i], 4)) if src == COPY else None
                              for i, src in enumerate(step["sources"], 1)]
             yield set_name, step, judged, keys

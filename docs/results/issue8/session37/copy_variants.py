@@ -26,12 +26,15 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "../../../../scripts"
 import replay_drafts as R  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "../session31/analysis"))
 from ratios import print_ratios  # noqa: E402
+from trace_common import latest_copy  # noqa: E402  (context_copy.h's copy, in Python)
 
+# The copy path's match, depth and scan window (reader_drafter.cpp); the resync's least match.
 MAX_MATCH, DEPTH, WINDOW, MIN = 32, 16, 8192, 3
 
 
-def occurrences(ctx, end):
+def last_token_occurrences(ctx, end):
     """(p, backward match length) for every p < end - 1 holding ctx[end - 1], newest first."""
     last, found = ctx[end - 1], []
     for p in range(end - 2, max(-1, end - 2 - WINDOW), -1):
@@ -41,15 +44,6 @@ def occurrences(ctx, end):
                 n += 1
             found.append((p, n))
     return found
-
-
-def plain_copy(ctx, skip=0):
-    """find_context_copy on ctx without its last `skip` tokens; continuation past them."""
-    found = occurrences(ctx, len(ctx) - skip) if len(ctx) - skip >= 2 else []
-    if not found:
-        return [], 0
-    p, n = max(found, key=lambda x: (x[1], x[0]))
-    return ctx[p + 1 + skip:p + 1 + skip + DEPTH], n
 
 
 def accepted(path, future):
@@ -62,10 +56,10 @@ def accepted(path, future):
 
 
 def resync(ctx):
-    _, plain = plain_copy(ctx)
+    plain, _ = latest_copy(ctx)
     best = None
     for skip in (1, 2, 3):
-        path, n = plain_copy(ctx, skip)
+        n, path = latest_copy(ctx, skip=skip)
         if n >= MIN and n > plain and (best is None or n > best[1]):
             best = (path, n)
     return best
@@ -97,7 +91,7 @@ def compare(path):
             s["resync: steps"] += 1
             s["resync: first right"] += d > 0
             s["resync: beyond candidates"] += max(0, d - deepest)
-        found = occurrences(ctx, len(ctx))
+        found = last_token_occurrences(ctx, len(ctx))
         if found:
             p0, n0 = max(found, key=lambda x: (x[1], x[0]))
             for min_n in (1, 2):

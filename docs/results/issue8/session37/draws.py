@@ -22,22 +22,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "../../../../scripts"
 import replay_drafts as R  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "../session10/known_draws"))
+from by_draw import uniform as position_uniform  # noqa: E402  (sampling.cpp's, in Python)
 from ratios import print_ratios  # noqa: E402
 
-MASK = (1 << 64) - 1
 BINS = [0, 0.02, 0.05, 0.1, 0.2, 0.8, 0.9, 0.95, 0.98, 1.0001]
-
-
-def mix64(x):  # src/util/hash.h
-    x = (x + 0x9E3779B97F4A7C15) & MASK
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK
-    return x ^ (x >> 31)
-
-
-def position_uniform(seed, position):  # src/verify/sampling.cpp
-    bits = mix64(mix64(seed) ^ ((position * 0xD1342543DE82EF95) & MASK))
-    return (bits >> 11) * 2.0**-53
 
 
 def draw_bin(u):

@@ -13,16 +13,13 @@ from collections import defaultdict
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "../../../../scripts"))
 import replay_drafts as R  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "../session31/analysis"))
+from trace_common import occurrences  # noqa: E402
 
-def run_length(before, future, cap=32):
-    best = 0
-    for p, t in enumerate(before):
-        if future and t == future[0]:
-            n = 0
-            while n < cap and n < len(future) and p + n < len(before) and before[p + n] == future[n]:
-                n += 1
-            best = max(best, n)
-    return best
+
+def run_length(before, future):
+    """The longest run of `future` (up to 32 tokens) that occurs in `before`."""
+    return max((k for k, _ in occurrences(before, future)), default=0)
 
 
 def main():

@@ -22,26 +22,31 @@ def uniform(seed, pos):  # sampling.cpp's position_uniform
     return (mix64(mix64(seed) ^ ((pos * 0xD1342543DE82EF95) & M)) >> 11) * 2.0**-53
 
 
-rows = []
-for path in sys.argv[1:]:
-    for line in open(path):
-        f = line.split()
-        rows.append({"source": int(f[1]), "q": float(f[5]), "u": float(f[8]),
-                     "ok": int(f[9]), "pos": int(f[10]), "seed": int(f[11])})
+def main():
+    rows = []
+    for path in sys.argv[1:]:
+        for line in open(path):
+            f = line.split()
+            rows.append({"source": int(f[1]), "q": float(f[5]), "u": float(f[8]),
+                         "ok": int(f[9]), "pos": int(f[10]), "seed": int(f[11])})
 
-groups = [("speculator", lambda r: r["source"] == 1), ("retrieval", lambda r: r["source"] != 1)]
-print("| U | " + " | ".join(f"{g}: tried, accepted, estimate" for g, _ in groups) + " |")
-print("|---|" + "---|" * len(groups))
-for lo, hi in [(0, .1), (.1, .3), (.3, .5), (.5, .7), (.7, .9), (.9, .98), (.98, 1)]:
-    cells = []
-    for _, sel in groups:
-        b = [r for r in rows if sel(r) and lo <= r["u"] < hi]
-        cells.append(f"{len(b)}, {sum(r['ok'] for r in b) / len(b):.2f}, "
-                     f"{sum(r['q'] for r in b) / len(b):.2f}" if b else "-")
-    print(f"| {lo:.2f}-{hi:.2f} | " + " | ".join(cells) + " |")
-print()
-for shift in (-2, -1, 0, 1, 2):
-    hi = [r for r in rows if uniform(r["seed"], r["pos"] + shift) > 0.9]
-    lo = [r for r in rows if uniform(r["seed"], r["pos"] + shift) < 0.3]
-    print(f"position shift {shift:+d}: accepted {sum(r['ok'] for r in lo) / len(lo):.3f} "
-          f"where U < 0.3, {sum(r['ok'] for r in hi) / len(hi):.3f} where U > 0.9")
+    groups = [("speculator", lambda r: r["source"] == 1), ("retrieval", lambda r: r["source"] != 1)]
+    print("| U | " + " | ".join(f"{g}: tried, accepted, estimate" for g, _ in groups) + " |")
+    print("|---|" + "---|" * len(groups))
+    for lo, hi in [(0, .1), (.1, .3), (.3, .5), (.5, .7), (.7, .9), (.9, .98), (.98, 1)]:
+        cells = []
+        for _, sel in groups:
+            b = [r for r in rows if sel(r) and lo <= r["u"] < hi]
+            cells.append(f"{len(b)}, {sum(r['ok'] for r in b) / len(b):.2f}, "
+                         f"{sum(r['q'] for r in b) / len(b):.2f}" if b else "-")
+        print(f"| {lo:.2f}-{hi:.2f} | " + " | ".join(cells) + " |")
+    print()
+    for shift in (-2, -1, 0, 1, 2):
+        hi = [r for r in rows if uniform(r["seed"], r["pos"] + shift) > 0.9]
+        lo = [r for r in rows if uniform(r["seed"], r["pos"] + shift) < 0.3]
+        print(f"position shift {shift:+d}: accepted {sum(r['ok'] for r in lo) / len(lo):.3f} "
+              f"where U < 0.3, {sum(r['ok'] for r in hi) / len(hi):.3f} where U > 0.9")
+
+
+if __name__ == "__main__":
+    main()

@@ -14,14 +14,19 @@ def speedups(run):
     return sp, ident, total
 
 
-d, reports = sys.argv[1], sys.argv[2:]
-greedy, gi, gt = speedups(d + '/greedy')
-seeds = [speedups(f'{d}/{s}') for s in (1, 2, 3)]
-report = [speedups(r)[0] for r in reports]
-print(f'identical to AR: greedy {gi}/{gt}, sampled {sum(s[1] for s in seeds)}/{sum(s[2] for s in seeds)}')
-print('set | sampled median [range] | % of report greedy | greedy same 6 | % of it')
-for s in greedy:
-    v = [x[0][s] for x in seeds]
-    med = statistics.median(v)
-    rep = statistics.median(r[s] for r in report)
-    print(f'{s} | {med:.2f}x [{min(v):.2f}-{max(v):.2f}] | {100 * med / rep:.0f}% | {greedy[s]:.2f}x | {100 * med / greedy[s]:.0f}%')
+def main():
+    d, reports = sys.argv[1], sys.argv[2:]
+    greedy, gi, gt = speedups(d + '/greedy')
+    seeds = [speedups(f'{d}/{s}') for s in (1, 2, 3)]
+    report = [speedups(r)[0] for r in reports]
+    print(f'identical to AR: greedy {gi}/{gt}, sampled {sum(s[1] for s in seeds)}/{sum(s[2] for s in seeds)}')
+    print('set | sampled median [range] | % of report greedy | greedy same 6 | % of it')
+    for s in greedy:
+        v = [x[0][s] for x in seeds]
+        med = statistics.median(v)
+        rep = statistics.median(r[s] for r in report)
+        print(f'{s} | {med:.2f}x [{min(v):.2f}-{max(v):.2f}] | {100 * med / rep:.0f}% | {greedy[s]:.2f}x | {100 * med / greedy[s]:.0f}%')
+
+
+if __name__ == '__main__':
+    main()

@@ -22,10 +22,12 @@ def occurrences(ctx, future, max_run=32, max_match=16):
         yield k, m
 
 
-def latest_copy(ctx, maxmatch=32, d=16):
+def latest_copy(ctx, maxmatch=32, d=16, skip=0):
     """The context's longest suffix that occurred earlier, newest first among equals:
-    (match length, up to d tokens that followed it), as context_copy.h finds it."""
-    n = len(ctx)
+    (match length, up to d tokens that followed it), as context_copy.h finds it. With `skip`,
+    the context without its last `skip` tokens is matched, and the continuation starts that
+    many tokens past the occurrence (session 37's resynchronised copy)."""
+    n = len(ctx) - skip
     best = (0, None)
     for e in range(n - 1, 0, -1):  # an occurrence ending before e, its continuation from e
         m = 0
@@ -37,4 +39,4 @@ def latest_copy(ctx, maxmatch=32, d=16):
             break
     if not best[1]:
         return 0, []
-    return best[0], ctx[best[1]:best[1] + d]
+    return best[0], ctx[best[1] + skip:best[1] + skip + d]

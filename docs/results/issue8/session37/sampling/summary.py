@@ -6,18 +6,18 @@ on the same prompts. Layout: DIR/r{round}_{greedy,s1,s2,s3}/bench.json.
 usage: summary.py DIR
 """
 import glob
-import json
+import importlib.util
 import os
 import statistics
 import sys
 
-
-def speedups(run):
-    j = json.load(open(os.path.join(run, "bench.json")))
-    sp = {s["set"]: s["speedup"] for s in j["summary"] if s["method"] == "reader"}
-    reader = [r for r in j["runs"] if r["method"] == "reader"]
-    return sp, sum(r["identical_to_ar"] for r in reader), len(reader)
-
+# Session 21's summary reads one bench's per-set speedups and identical runs (same file name as
+# this one, so loaded by path).
+_spec = importlib.util.spec_from_file_location(
+    "session21_summary", os.path.join(os.path.dirname(__file__), "../../session21/sampling/summary.py"))
+_session21 = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_session21)
+speedups = _session21.speedups
 
 d = sys.argv[1] if len(sys.argv) > 1 else sys.exit(__doc__)
 rounds = sorted({os.path.basename(p).split("_")[0] for p in glob.glob(os.path.join(d, "r*_greedy"))})
