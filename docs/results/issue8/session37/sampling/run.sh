@@ -4,6 +4,7 @@
 #   [BIN=build/bin/reader] run.sh OUT
 BIN=${BIN:-build/bin/reader}
 OUT=${1:?usage: run.sh OUT}
+mkdir -p "$OUT"
 for round in 1 2 3; do
   for cfg in greedy s1 s2 s3; do
     case $cfg in greedy) extra="";; s*) extra="--temp 0.8 --seed ${cfg#s}";; esac
