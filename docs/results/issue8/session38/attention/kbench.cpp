@@ -2,7 +2,8 @@
 // each, n tokens over n_kv cached keys of which VIS are visible (default all), rows split among
 // two threads as the op splits them. Alternates session 22's kernel and the current one and
 // prints the medians and the largest difference of their outputs (0: the same bits).
-//   kbench N_TOKENS N_KV [ROUNDS=40]   (env VIS: visible keys, the rest masked as padding)
+//   kbench N_TOKENS N_KV [ROUNDS=40]   (env VIS: visible keys, the rest masked as padding;
+//   BALANCED=1: another split of the rows, not shipped)
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -44,7 +45,10 @@ int main(int argc, char** argv) {
   std::vector<float> out(Q.size());
   // The op's split: R rows of one KV head per item, items shared among the threads.
   const int rows_h = kGroup * n, total = rows_h * kHeadsKV;
-  const int R = std::clamp((total + 4 * kThreads - 1) / (4 * kThreads), 1, 6);
+  // BALANCED=1: a head's rows in equal groups of up to 6, at least two items a thread (not shipped).
+  const int groups_balanced = std::max((rows_h + 5) / 6, (2 * kThreads + kHeadsKV - 1) / kHeadsKV);
+  const int R = std::getenv("BALANCED") ? (rows_h + groups_balanced - 1) / groups_balanced
+                                        : std::clamp((total + 4 * kThreads - 1) / (4 * kThreads), 1, 6);
   const int groups_h = (rows_h + R - 1) / R, n_items = kHeadsKV * groups_h;
   bool use_old = false;
   auto work = [&](int ith) {
