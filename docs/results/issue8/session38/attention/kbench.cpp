@@ -55,6 +55,16 @@ int main(int argc, char** argv) {
   bool use_old = false;
   const bool wide = std::getenv("WIDE") != nullptr;
   const int R_wide = (rows_h + 1) / 2;
+  // Rows t0..t1-1 of one KV head in layer l (query head by row / n, token by row % n).
+  auto set_rows = [&](int l, int head_kv, int t0, int t1, Row* rows) {
+    for (int t = t0; t < t1; ++t) {
+      const int head = head_kv * kGroup + t / n, token = t % n;
+      const size_t at = ((size_t(l) * n + token) * kHeadsKV * kGroup + head) * kDim;
+      rows[t - t0] = {&Q[at], &mask[size_t(token) * n_kv], &out[at]};
+    }
+  };
+  auto key_base = [&](int l, int head_kv) { return reinterpret_cast<const char*>(K[l].data() + head_kv * kDim); };
+  auto value_base = [&](int l, int head_kv) { return reinterpret_cast<const char*>(V[l].data() + head_kv * kDim); };
   auto work_wide = [&](int ith) {
     thread_local Scratch scratch; thread_local std::vector<float> Vf, accbuf;
     scratch.S.resize(size_t(24) * n_kv); scratch.K.resize(16 * kDim); scratch.live.resize((n_kv + 15) / 16);
@@ -64,13 +74,8 @@ int main(int argc, char** argv) {
         const int g = item % 2, head_kv = item / 2;
         Row rows[24];
         const int t0 = g * R_wide, t1 = std::min(rows_h, t0 + R_wide);
-        for (int t = t0; t < t1; ++t) {
-          const int head = head_kv * kGroup + t / n, token = t % n;
-          const size_t at = ((size_t(l) * n + token) * kHeadsKV * kGroup + head) * kDim;
-          rows[t - t0] = {&Q[at], &mask[size_t(token) * n_kv], &out[at]};
-        }
-        const char* kb = reinterpret_cast<const char*>(K[l].data() + head_kv * kDim);
-        const char* vb = reinterpret_cast<const char*>(V[l].data() + head_kv * kDim);
+        set_rows(l, head_kv, t0, t1, rows);
+        const char *kb = key_base(l, head_kv), *vb = value_base(l, head_kv);
         attend_rows_wide(rows, t1 - t0, kb, row * 2, vb, row * 2, n_kv, kDim, kDim, 0.125f, scratch, Vf, accbuf);
       }
   };
@@ -87,13 +92,8 @@ int main(int argc, char** argv) {
         const int g = item % groups_h, head_kv = item / groups_h;
         Row rows[6];
         const int t0 = g * R, t1 = std::min(rows_h, t0 + R);
-        for (int t = t0; t < t1; ++t) {
-          const int head = head_kv * kGroup + t / n, token = t % n;
-          const size_t at = ((size_t(l) * n + token) * kHeadsKV * kGroup + head) * kDim;
-          rows[t - t0] = {&Q[at], &mask[size_t(token) * n_kv], &out[at]};
-        }
-        const char* kb = reinterpret_cast<const char*>(K[l].data() + head_kv * kDim);
-        const char* vb = reinterpret_cast<const char*>(V[l].data() + head_kv * kDim);
+        set_rows(l, head_kv, t0, t1, rows);
+        const char *kb = key_base(l, head_kv), *vb = value_base(l, head_kv);
         const size_t nb = row * 2;
 #define ATTEND(RR)                                                                                \
   if (use_old && !wide) attend_rows_old<RR>(rows, kb, nb, vb, nb, n_kv, kDim, kDim, 0.125f, S.data());     \
