@@ -3,15 +3,13 @@
 // two threads as the op splits them. Alternates session 22's kernel and the current one and
 // prints the medians and the largest difference of their outputs (0: the same bits).
 //   kbench N_TOKENS N_KV [ROUNDS=40]   (env VIS: visible keys, the rest masked as padding;
-//   BALANCED=1: another split of the rows, not shipped; WIDE=1: the shipped kernel against
-//   wide.h, half of a head's rows an item, not shipped)
+//   BALANCED=1: another split of the rows, not shipped)
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
 #include <thread>
 #include "kernels.h"
-#include "wide.h"
 
 constexpr int kLayers = 30, kHeadsKV = 3, kGroup = 3, kDim = 64, kThreads = 2;
 
@@ -53,34 +51,7 @@ int main(int argc, char** argv) {
                                         : std::clamp((total + 4 * kThreads - 1) / (4 * kThreads), 1, 6);
   const int groups_h = (rows_h + R - 1) / R, n_items = kHeadsKV * groups_h;
   bool use_old = false;
-  const bool wide = std::getenv("WIDE") != nullptr;
-  const int R_wide = (rows_h + 1) / 2;
-  // Rows t0..t1-1 of one KV head in layer l (query head by row / n, token by row % n).
-  auto set_rows = [&](int l, int head_kv, int t0, int t1, Row* rows) {
-    for (int t = t0; t < t1; ++t) {
-      const int head = head_kv * kGroup + t / n, token = t % n;
-      const size_t at = ((size_t(l) * n + token) * kHeadsKV * kGroup + head) * kDim;
-      rows[t - t0] = {&Q[at], &mask[size_t(token) * n_kv], &out[at]};
-    }
-  };
-  auto key_base = [&](int l, int head_kv) { return reinterpret_cast<const char*>(K[l].data() + head_kv * kDim); };
-  auto value_base = [&](int l, int head_kv) { return reinterpret_cast<const char*>(V[l].data() + head_kv * kDim); };
-  auto work_wide = [&](int ith) {
-    thread_local Scratch scratch; thread_local std::vector<float> Vf, accbuf;
-    scratch.S.resize(size_t(24) * n_kv); scratch.K.resize(16 * kDim); scratch.live.resize((n_kv + 15) / 16);
-    const int items = kHeadsKV * 2;
-    for (int l = 0; l < kLayers; ++l)
-      for (int item = ith; item < items; item += kThreads) {
-        const int g = item % 2, head_kv = item / 2;
-        Row rows[24];
-        const int t0 = g * R_wide, t1 = std::min(rows_h, t0 + R_wide);
-        set_rows(l, head_kv, t0, t1, rows);
-        const char *kb = key_base(l, head_kv), *vb = value_base(l, head_kv);
-        attend_rows_wide(rows, t1 - t0, kb, row * 2, vb, row * 2, n_kv, kDim, kDim, 0.125f, scratch, Vf, accbuf);
-      }
-  };
   auto work = [&](int ith) {
-    if (wide && !use_old) { work_wide(ith); return; }
     thread_local Scratch scratch;
     thread_local std::vector<float> S;
     scratch.S.resize(size_t(R) * n_kv);
@@ -92,11 +63,16 @@ int main(int argc, char** argv) {
         const int g = item % groups_h, head_kv = item / groups_h;
         Row rows[6];
         const int t0 = g * R, t1 = std::min(rows_h, t0 + R);
-        set_rows(l, head_kv, t0, t1, rows);
-        const char *kb = key_base(l, head_kv), *vb = value_base(l, head_kv);
+        for (int t = t0; t < t1; ++t) {
+          const int head = head_kv * kGroup + t / n, token = t % n;
+          const size_t at = ((size_t(l) * n + token) * kHeadsKV * kGroup + head) * kDim;
+          rows[t - t0] = {&Q[at], &mask[size_t(token) * n_kv], &out[at]};
+        }
+        const char* kb = reinterpret_cast<const char*>(K[l].data() + head_kv * kDim);
+        const char* vb = reinterpret_cast<const char*>(V[l].data() + head_kv * kDim);
         const size_t nb = row * 2;
 #define ATTEND(RR)                                                                                \
-  if (use_old && !wide) attend_rows_old<RR>(rows, kb, nb, vb, nb, n_kv, kDim, kDim, 0.125f, S.data());     \
+  if (use_old) attend_rows_old<RR>(rows, kb, nb, vb, nb, n_kv, kDim, kDim, 0.125f, S.data());     \
   else attend_rows<RR>(rows, kb, nb, vb, nb, n_kv, kDim, kDim, 0.125f, scratch);
         switch (t1 - t0) {
           case 1: ATTEND(1) break;
@@ -123,7 +99,6 @@ int main(int argc, char** argv) {
   double diff = 0;
   for (size_t i = 0; i < out.size(); ++i) diff = std::max(diff, double(std::fabs(result[0][i] - result[1][i])));
   for (auto& v : ms) std::sort(v.begin(), v.end());
-  std::printf("%d tokens, %d keys (%d visible), %d rows an item: %s %.3f ms, %s %.3f ms (%.3f); largest difference %.1e\n",
-              n, n_kv, vis, wide ? R_wide : R, wide ? "shipped" : "session 22", ms[0][rounds / 2],
-              wide ? "wide.h" : "now", ms[1][rounds / 2], ms[1][rounds / 2] / ms[0][rounds / 2], diff);
+  std::printf("%d tokens, %d keys (%d visible), %d rows an item: session 22 %.3f ms, now %.3f ms (%.3f); largest difference %.1e\n",
+              n, n_kv, vis, R, ms[0][rounds / 2], ms[1][rounds / 2], ms[1][rounds / 2] / ms[0][rounds / 2], diff);
 }

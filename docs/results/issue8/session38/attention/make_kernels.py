@@ -6,6 +6,8 @@ scripts/patches/llama.cpp-fattn-avx512.patch), with ggml's AVX-512 expf from the
     python3 make_kernels.py OUT/kernels.h
 """
 import io
+import os
+import re
 import subprocess
 import sys
 import tarfile
@@ -13,7 +15,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[5]
 PATCH = "scripts/patches/llama.cpp-fattn-avx512.patch"
-SDIST = Path.home() / ".cache/reader/llama_cpp_python-0.3.36.tar.gz"
+VERSION = re.search(r"^LLAMA_CPP_PYTHON_VERSION=(\S+)", (ROOT / "scripts/versions.sh").read_text(), re.M)[1]
+SDIST = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / f"reader/llama_cpp_python-{VERSION}.tar.gz"
 
 
 def added_code(patch_text):
@@ -32,7 +35,7 @@ def main():
     old = added_code(old_patch).replace("attend_rows", "attend_rows_old")
     old = old[old.index("template <int R>"):]  # struct Row comes once, from the new code
     with tarfile.open(SDIST) as tar:
-        vec = tar.extractfile("llama_cpp_python-0.3.36/vendor/llama.cpp/ggml/src/ggml-cpu/vec.h")
+        vec = tar.extractfile(f"llama_cpp_python-{VERSION}/vendor/llama.cpp/ggml/src/ggml-cpu/vec.h")
         vec = io.TextIOWrapper(vec).read()
     at = vec.index("#elif defined(__AVX512F__) && defined(__AVX512DQ__)", vec.index("ggml_v_expf"))
     expf = vec[at:vec.index("inline static __m512 ggml_v_silu", at)].split("\n", 1)[1]

@@ -15,16 +15,17 @@ import sys
 from collections import defaultdict
 
 
-def load(path):
-    return json.load(open(path))["runs"]
+def load_arms(out):
+    """{arm: {round: runs}} from OUT/{A,B}_{round}/bench.json (step_costs.py reads them too)."""
+    arms = defaultdict(dict)
+    for path in sorted(glob.glob(os.path.join(out, "[AB]_*", "bench.json"))):
+        arm, rnd = os.path.basename(os.path.dirname(path)).split("_")
+        arms[arm][int(rnd)] = json.load(open(path))["runs"]
+    return arms
 
 
 def main():
-    out = sys.argv[1]
-    arms = defaultdict(dict)  # arm -> round -> runs
-    for path in sorted(glob.glob(os.path.join(out, "[AB]_*", "bench.json"))):
-        arm, rnd = os.path.basename(os.path.dirname(path)).split("_")
-        arms[arm][int(rnd)] = load(path)
+    arms = load_arms(sys.argv[1])
     rounds = sorted(set(arms["A"]) & set(arms["B"]))
     time = defaultdict(float)  # (arm, round, set, method) -> decode ms
     texts = {}

@@ -5,35 +5,38 @@ cost takes out the host's drift between runs, which is larger than the kernel's 
 
     step_costs.py AB_DIR
 """
-import glob
-import json
-import os
 import statistics
 import sys
 from collections import defaultdict
 
+from ab_sum import load_arms
+
 BUCKETS = [(1, 1), (2, 3), (4, 5), (6, 9), (10, 17), (18, 64)]
 
 
+def by_bucket(runs):
+    """Verification ms and steps of one bench's runs, summed by BUCKETS of verified size."""
+    ms, steps = defaultdict(float), defaultdict(int)
+    for r in runs:
+        for n, (t, k) in enumerate(zip(r["verify_ms_by_size"], r["verified_histogram"])):
+            for b in BUCKETS:
+                if b[0] <= n <= b[1]:
+                    ms[b] += t
+                    steps[b] += k
+    return ms, steps
+
+
 def main():
-    out = sys.argv[1]
     rel = defaultdict(list)  # (arm, bucket) -> per-run relative cost
     one = defaultdict(list)
-    for path in sorted(glob.glob(os.path.join(out, "[AB]_*", "bench.json"))):
-        arm = os.path.basename(os.path.dirname(path))[0]
-        ms = defaultdict(float)
-        steps = defaultdict(int)
-        for r in json.load(open(path))["runs"]:
-            for n, (t, k) in enumerate(zip(r["verify_ms_by_size"], r["verified_histogram"])):
-                for b in BUCKETS:
-                    if b[0] <= n <= b[1]:
-                        ms[b] += t
-                        steps[b] += k
-        base = ms[1, 1] / steps[1, 1]
-        one[arm].append(base)
-        for b in BUCKETS:
-            if steps[b]:
-                rel[arm, b].append((ms[b] / steps[b]) / base)
+    for arm, by_round in sorted(load_arms(sys.argv[1]).items()):
+        for _, runs in sorted(by_round.items()):
+            ms, steps = by_bucket(runs)
+            base = ms[1, 1] / steps[1, 1]
+            one[arm].append(base)
+            for b in BUCKETS:
+                if steps[b]:
+                    rel[arm, b].append((ms[b] / steps[b]) / base)
     print("one-token step, ms by run: " + "; ".join(f"{a}: " + " ".join(f"{x:.2f}" for x in one[a]) for a in "AB"))
     print("| tokens verified | A: cost / one-token step (runs) | B | B / A (medians) |")
     print("|---|---|---|---|")
