@@ -2,6 +2,7 @@
 // `reader repetition` and the losslessness tests. Read in place, never copied.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <utility>
@@ -47,7 +48,10 @@ std::vector<std::pair<std::string, std::vector<PromptItem>>> load_prompts_file(
     const std::filesystem::path& path, int limit = 0, int offset = 0);
 std::filesystem::path default_data_dir();  // $READER_DATA_DIR, else the configured ../shared/data
 
-// Whole file as text; transparently gunzips *.gz. Throws std::runtime_error.
+// Data files (corpora, prompts) are read whole; past this, an input is a mistake (/dev/zero).
+inline constexpr std::uintmax_t kMaxDataFileBytes = std::uintmax_t{4} << 30;
+// Whole file as text; transparently gunzips *.gz. Throws std::runtime_error, one line, for a
+// directory, an unreadable, truncated or corrupt file, or one over kMaxDataFileBytes.
 std::string read_file_maybe_gz(const std::filesystem::path& path);
 
 }  // namespace reader

@@ -95,8 +95,8 @@ std::vector<std::pair<std::string, std::vector<PromptItem>>> load_prompts_file(
       if (set.empty() || set.find_first_of("|\r\n\t") != std::string::npos)
         throw LineError("set names must be non-empty, without '|', tabs or line breaks");
       if (row.contains("id"))
-        it.id = row["id"].is_number_integer() ? std::to_string(row["id"].get<long long>())
-                                              : string_field(row, "id");
+        // A number is its own text: 18446744073709551615 stays that, never -1.
+        it.id = row["id"].is_number_integer() ? row["id"].dump() : string_field(row, "id");
       else
         it.id = set + "/" + std::to_string(line_no);
       if (!ids.insert({set, it.id}).second)

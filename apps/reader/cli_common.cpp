@@ -3,17 +3,44 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <optional>
 
+#include "retrieval/atomic_file.h"
 #include "util/read_file.h"
 
 namespace reader::cli {
 
 void write_file(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream f(path);
-  if (!f || !(f << text)) throw UsageError("cannot write " + path.string());
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    if (!f) throw UsageError("cannot write " + path.string() + ": " + std::strerror(errno));
+    bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fflush(f) == 0;
+    int err = errno;
+    if (std::fclose(f) != 0 && ok) {
+      ok = false;
+      err = errno;
+    }
+    if (!ok) throw UsageError("cannot write " + path.string() + ": " + std::strerror(err));
+    return;
+  }
+  try {
+    detail::AtomicFile out(path);
+    out.append(text.data(), text.size());
+    out.commit();
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
+}
+
+void write_stdout(std::string_view text) {
+  if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)
+    throw UsageError(std::string("cannot write the output: ") + std::strerror(errno));
 }
 
 std::string read_text_file(const std::filesystem::path& path) {
@@ -35,6 +62,11 @@ void check_output_path(const std::filesystem::path& path, std::string_view what,
   for (const fs::path& in : keep)
     if (fs::exists(path, ec) && fs::exists(in, ec) && fs::equivalent(path, in, ec))
       throw UsageError(name + " is also an input (" + in.string() + "): refusing to overwrite it");
+  // A device or pipe (/dev/stdout) is written in place (write_file): it needs no folder.
+  if (!directory && fs::exists(path, ec) && !fs::is_regular_file(path, ec)) {
+    if (::access(path.c_str(), W_OK) != 0) throw UsageError(name + ": not writable");
+    return;
+  }
   // The folder the file lands in (for a directory output: its nearest existing ancestor).
   fs::path folder = fs::absolute(path, ec).parent_path();
   if (directory) folder = fs::absolute(path, ec);
@@ -169,6 +201,20 @@ void MethodInputs::add_to(CLI::App& app) {
                  "method suffix: stop a draft where its estimated probability falls below")
       ->capture_default_str()
       ->check(CLI::Range(0.0f, 1.0f));
+}
+
+std::vector<std::filesystem::path> MethodInputs::files(
+    const std::filesystem::path& model_path) const {
+  std::vector<std::filesystem::path> out;
+  if (datastore != "none")
+    out.push_back(datastore == "auto" ? default_datastore_path(model_path)
+                                      : std::filesystem::path(datastore));
+  if (profile != "none")
+    out.push_back(profile == "auto" ? default_profile_path(model_path)
+                                    : std::filesystem::path(profile));
+  for (const std::string& f : {tree, draft_model})
+    if (!f.empty()) out.emplace_back(f);
+  return out;
 }
 
 MethodConfig LoadedInputs::config(Method method) const {

@@ -24,8 +24,13 @@ class UsageError : public std::runtime_error {
 };
 
 std::string read_text_file(const std::filesystem::path& path);
-// Writes `text` to `path`; throws UsageError naming the file when it cannot.
+// Writes `text` to `path`; throws UsageError naming the file when it cannot. A regular file
+// is replaced only once the whole text is on disk (a full disk leaves the old one); a device
+// or pipe (/dev/stdout) is written in place, its last write checked too.
 void write_file(const std::filesystem::path& path, const std::string& text);
+// Writes generated text to stdout; throws UsageError when it cannot (a full disk, a closed
+// descriptor), so that a lost output is an error, not a silent success.
+void write_stdout(std::string_view text);
 // Checks, before any work, that `path` can be written: not a directory, its folder exists
 // and is writable, and it is none of `keep` (inputs the command reads: writing over one
 // would destroy it). Throws UsageError naming `what` (e.g. "--out"). With `directory`,
@@ -61,6 +66,9 @@ struct MethodInputs {
   std::string profile = "auto";    // reader tune's profile; "auto": the model's; "none"
   SuffixParams suffix;             // method "suffix" (ArcticInference's defaults)
   void add_to(CLI::App& app);
+  // The files these flags read for `model_path` ("auto" resolved, "none" left out): what an
+  // output flag must never overwrite.
+  std::vector<std::filesystem::path> files(const std::filesystem::path& model_path) const;
 };
 // What MethodInputs loads: owned objects the Generator points at.
 struct LoadedInputs {

@@ -1,6 +1,5 @@
 // reader generate: text from a prompt, streamed to stdout; a summary line to stderr.
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -33,9 +32,12 @@ struct GenerateFlags {
 void run_generate(const GenerateFlags& f) {
   if (f.prompt.has_value() == f.prompt_file.has_value())
     throw UsageError("give exactly one of --prompt or --prompt-file");
-  if (!f.stats_json.empty())
-    check_output_path(f.stats_json, "--stats-json",
-                      {f.model.model_path, f.prompt_file.value_or("")});
+  if (!f.stats_json.empty()) {
+    std::vector<std::filesystem::path> inputs = f.inputs.files(f.model.model_path);
+    inputs.emplace_back(f.model.model_path);
+    if (f.prompt_file) inputs.emplace_back(*f.prompt_file);
+    check_output_path(f.stats_json, "--stats-json", inputs);
+  }
   std::string prompt_text = f.prompt ? *f.prompt : read_text_file(*f.prompt_file);
   require_utf8(prompt_text, f.prompt ? "--prompt" : "prompt file " + *f.prompt_file);
   if (prompt_text.empty()) throw UsageError("the prompt is empty");
@@ -61,25 +63,16 @@ void run_generate(const GenerateFlags& f) {
   opts.max_tokens = f.max_tokens;
   opts.sampling = {f.temp, f.top_k, f.top_p, f.seed};
   opts.stop = f.stop;
-  const TextCallback print = [](std::string_view s) {
-    std::fwrite(s.data(), 1, s.size(), stdout);
-    std::fflush(stdout);
-  };
   Generator generator(*model, inputs.config(method));
-  GenerationResult r = generator.run(prompt, opts, print);
-  std::fputc('\n', stdout);
-  std::fflush(stdout);
+  GenerationResult r = generator.run(prompt, opts, write_stdout);
+  write_stdout("\n");
   std::fprintf(stderr,
                "[%s] %d prompt + %d generated tokens | prefill %.0f ms | %.1f tok/s | %.2f "
                "tokens/step | stop: %s\n",
                f.method.c_str(), r.stats.prompt_tokens, r.stats.generated_tokens,
                r.stats.prefill_ms, r.stats.tokens_per_second(), r.stats.mean_accepted(),
                std::string(to_string(r.stop_reason)).c_str());
-  if (!f.stats_json.empty()) {
-    std::ofstream out(f.stats_json);
-    if (!out) throw UsageError("cannot write stats file: " + f.stats_json);
-    out << dump_json(generation_to_json(r), 2) << "\n";
-  }
+  if (!f.stats_json.empty()) write_file(f.stats_json, dump_json(generation_to_json(r), 2) + "\n");
 }
 
 }  // namespace

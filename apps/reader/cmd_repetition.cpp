@@ -1,7 +1,6 @@
 // reader repetition: the self-repetition metric (paper section 4.1, Table 1), an upper
 // bound on the mean accepted length retrieval can reach on a dataset.
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -61,7 +60,12 @@ std::vector<Pair> load_pairs(const RepetitionFlags& f) {
 }
 
 void run_repetition(const RepetitionFlags& f) {
-  if (!f.json_out.empty()) check_output_path(f.json_out, "--json", {f.model});
+  if (!f.json_out.empty()) {
+    std::vector<std::filesystem::path> inputs = {f.model};
+    for (const std::string& in : {f.data, f.datastore})
+      if (!in.empty()) inputs.emplace_back(in);
+    check_output_path(f.json_out, "--json", inputs);
+  }
   const std::vector<Pair> pairs = load_pairs(f);
   ModelOptions mo;
   mo.path = f.model;
@@ -108,11 +112,7 @@ void run_repetition(const RepetitionFlags& f) {
     std::printf("self-repetition with datastore:    %.2f (per-pair mean %.2f)\n", m,
                 sum_metric_ds / n);
   }
-  if (!f.json_out.empty()) {
-    std::ofstream out(f.json_out);
-    if (!out) throw UsageError("cannot write " + f.json_out);
-    out << dump_json(j, 2) << "\n";
-  }
+  if (!f.json_out.empty()) write_file(f.json_out, dump_json(j, 2) + "\n");
 }
 
 }  // namespace

@@ -17,6 +17,8 @@
 namespace reader::cli {
 namespace {
 
+constexpr int kMaxQueue = 4096;  // --queue at most
+
 struct ServeFlags {
   ModelFlags model;
   MethodInputs inputs;
@@ -60,7 +62,14 @@ void run_serve(const ServeFlags& f_in) {
   if (f.parallel < 0 || f.parallel > 256) throw UsageError("--parallel must be in 0..256");
   if (f.parallel == 0) f.parallel = sequences_that_fit(f.model.options());
   if (f.port < 0 || f.port > 65535) throw UsageError("--port must be in 0..65535");
-  if (f.queue < 0) throw UsageError("--queue must be >= 0");
+  // Every waiting request holds an HTTP thread (server.cpp): keep their number sane.
+  if (f.queue < 0 || f.queue > kMaxQueue)
+    throw UsageError("--queue must be in 0.." + std::to_string(kMaxQueue));
+  if (!f.port_file.empty()) {
+    std::vector<std::filesystem::path> inputs = f.inputs.files(f.model.model_path);
+    inputs.emplace_back(f.model.model_path);
+    check_output_path(f.port_file, "--port-file", inputs);
+  }
   // Settings that would serve nonsense or serve it unprotected: refused at startup.
   if (f.api_key_given && f.api_key.empty())
     throw UsageError("--api-key is empty (an unset variable?): give a key or drop the flag");
@@ -127,12 +136,7 @@ void run_serve(const ServeFlags& f_in) {
       f.parallel, f.parallel == 1 ? "" : "s", model->n_ctx(),
       kv_cache_bytes(*model, model->n_ctx(), f.parallel) / (1 << 20),
       f.api_key.empty() ? "" : ", API key required");
-  if (!f.port_file.empty()) {
-    std::FILE* pf = std::fopen(f.port_file.c_str(), "w");
-    if (!pf) throw UsageError("cannot write --port-file " + f.port_file);
-    std::fprintf(pf, "%d\n", port);
-    std::fclose(pf);
-  }
+  if (!f.port_file.empty()) write_file(f.port_file, std::to_string(port) + "\n");
   std::thread waiter([&server, signals] {
     int sig = 0;
     sigwait(&signals, &sig);
@@ -168,7 +172,7 @@ void add_serve_command(CLI::App& app) {
                   "32, as many as a quarter of the memory holds)")
       ->capture_default_str();
   cmd->add_option("--queue", flags->queue,
-                  "requests that may wait while every sequence is busy (then 429)")
+                  "requests that may wait while every sequence is busy (then 429; at most 4096)")
       ->capture_default_str();
   cmd->add_option("--api-key", flags->api_key, "require 'Authorization: Bearer KEY'")
       ->each([flags](const std::string&) { flags->api_key_given = true; });

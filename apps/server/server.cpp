@@ -8,6 +8,9 @@
 #include <deque>
 #include <random>
 #include <sstream>
+#include <stdexcept>
+#include <system_error>
+#include <vector>
 
 #include "json_text.h"
 #include "reader/drafter_interface.h"
@@ -50,6 +53,63 @@ ApiError unauthorized() {
   return ApiError(401, "invalid_request_error", "missing or wrong API key");
 }
 
+// cpp-httplib's ThreadPool, except that threads that cannot all start are an error at
+// bind(): its own would leave the server listening with nobody to answer, and deaf to SIGTERM.
+class HandlerPool final : public httplib::TaskQueue {
+ public:
+  explicit HandlerPool(size_t n) {
+    try {
+      threads_.reserve(n);
+      for (size_t i = 0; i < n; ++i) threads_.emplace_back([this] { work(); });
+    } catch (const std::system_error& e) {
+      shutdown();
+      throw std::runtime_error("cannot start " + std::to_string(n) + " HTTP threads (" + e.what() +
+                               "): lower --parallel or --queue");
+    }
+  }
+  HandlerPool(const HandlerPool&) = delete;
+  HandlerPool& operator=(const HandlerPool&) = delete;
+  ~HandlerPool() override { shutdown(); }
+
+  void enqueue(std::function<void()> fn) override {
+    {
+      std::lock_guard lock(mutex_);
+      jobs_.push_back(std::move(fn));
+    }
+    cond_.notify_one();
+  }
+  void shutdown() override {  // runs what is queued, then joins
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    cond_.notify_all();
+    for (std::thread& t : threads_)
+      if (t.joinable()) t.join();
+  }
+
+ private:
+  void work() {
+    for (;;) {
+      std::function<void()> fn;
+      {
+        std::unique_lock lock(mutex_);
+        cond_.wait(lock, [this] { return !jobs_.empty() || stopping_; });
+        if (jobs_.empty()) return;  // stopping, nothing left
+        fn = std::move(jobs_.front());
+        jobs_.pop_front();
+      }
+      fn();
+    }
+  }
+
+  std::vector<std::thread> threads_;
+  std::deque<std::function<void()>> jobs_;  // accepted connections waiting for a thread
+  bool stopping_ = false;                   // shutdown() was called
+  std::mutex mutex_;
+  std::condition_variable cond_;
+};
+
 }  // namespace
 
 int accepted_prediction_tokens(TokenSpan prediction, TokenSpan output) {
@@ -82,10 +142,10 @@ Server::Server(Model& model, Engine& engine, DrafterFactory drafters, ServerOpti
       drafters_(std::move(drafters)),
       options_(std::move(options)),
       http_(std::make_unique<httplib::Server>()) {
-  // Every streaming client holds a handler thread for its whole answer.
-  const size_t threads = static_cast<size_t>(
-      std::max(16, 2 * (engine_.options().max_sequences + engine_.options().max_waiting)));
-  http_->new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+  // The handler threads bind() starts; listening takes them over (once).
+  http_->new_task_queue = [this]() -> httplib::TaskQueue* {
+    return handlers_ ? handlers_.release() : new HandlerPool(handler_threads());
+  };
   http_->set_payload_max_length(8u << 20);
   // cpp-httplib's default adds SO_REUSEPORT, which lets a second server bind a port that is
   // in use and silently share its requests: keep only SO_REUSEADDR (fast restarts).
@@ -102,6 +162,12 @@ Server::~Server() {
   if (engine_thread_.joinable()) engine_thread_.join();
 }
 
+size_t Server::handler_threads() const {
+  // Every streaming client holds a handler thread for its whole answer.
+  return static_cast<size_t>(
+      std::max(16, 2 * (engine_.options().max_sequences + engine_.options().max_waiting)));
+}
+
 int Server::bind() {
   const int port = options_.port == 0
                        ? http_->bind_to_any_port(options_.host)
@@ -109,6 +175,7 @@ int Server::bind() {
   if (port < 0)
     throw std::runtime_error("cannot listen on " + options_.host + ":" +
                              std::to_string(options_.port) + " (in use, or not an address here)");
+  handlers_ = std::make_unique<HandlerPool>(handler_threads());
   return port;
 }
 
@@ -458,8 +525,12 @@ void Server::install_routes() {
 
   http.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
     if (!res.body.empty()) return;  // a handler already wrote an error
-    const std::string msg = res.status == 404   ? "no route " + req.method + " " + req.path
-                            : res.status == 413 ? "request body too large"
+    // cpp-httplib caps form-encoded bodies (curl -d's default type) at 8 KiB itself.
+    const bool form = req.get_header_value("Content-Type") == "application/x-www-form-urlencoded";
+    const std::string msg = res.status == 404 ? "no route " + req.method + " " + req.path
+                            : res.status == 413 && form
+                                ? "form-encoded body over 8 KiB: send it as application/json"
+                            : res.status == 413 ? "request body too large (8 MiB at most)"
                                                 : "bad request";
     send_error(res, ApiError(res.status, "invalid_request_error", msg));
   });

@@ -21,7 +21,8 @@
 
 namespace httplib {
 class Server;
-}
+class TaskQueue;
+}  // namespace httplib
 
 namespace reader::server {
 
@@ -41,7 +42,8 @@ class Server {
  public:
   Server(Model& model, Engine& engine, DrafterFactory drafters, ServerOptions options);
   ~Server();
-  // Binds the socket; returns the port. Throws std::runtime_error when it cannot.
+  // Binds the socket and starts the HTTP handler threads; returns the port. Throws
+  // std::runtime_error when it cannot do either.
   int bind();
   // Serves until stop(); starts and joins the engine thread.
   void run();
@@ -57,12 +59,14 @@ class Server {
   std::shared_ptr<Channel> start(const CompletionRequest& req, Tokens prompt);
   std::string metrics_text() const;
   void count_status(int status);
+  size_t handler_threads() const;  // HTTP threads: enough for every running and waiting client
 
   Model& model_;
   Engine& engine_;
   DrafterFactory drafters_;
   ServerOptions options_;
   std::unique_ptr<httplib::Server> http_;
+  std::unique_ptr<httplib::TaskQueue> handlers_;  // started by bind(), handed to listening
   std::thread engine_thread_;
   std::atomic<bool> draining_{false};     // stop() was called
   std::atomic<bool> engine_stop_{false};  // the engine thread should exit

@@ -431,6 +431,13 @@ void quantize_model(const std::filesystem::path& input, const std::filesystem::p
   if (it == std::end(kTypes))
     throw ModelError("unknown quantization type '" + std::string(type) +
                      "' (expected q8_0, q4_0, q4_1 or f16)");
+  std::filesystem::path tmp = output;
+  tmp += ".part";
+  // The output is written under this name first: it must not be the input itself.
+  std::error_code same_ec;
+  if (std::filesystem::equivalent(tmp, input, same_ec))
+    throw ModelError("the output's temporary file " + tmp.string() +
+                     " is the input: choose another output name");
   check_gguf_file(input);
   std::error_code dir_ec;
   const std::filesystem::path dir = output.parent_path();
@@ -442,8 +449,6 @@ void quantize_model(const std::filesystem::path& input, const std::filesystem::p
   qp.ftype = it->second;
   qp.allow_requantize = true;
   qp.pure = true;  // every matrix, embeddings and output included, in one type
-  std::filesystem::path tmp = output;
-  tmp += ".part";
   if (llama_model_quantize(input.c_str(), tmp.c_str(), &qp) != 0) {
     std::error_code ec;
     std::filesystem::remove(tmp, ec);

@@ -1,7 +1,9 @@
 // The built-in prompt sets (read from ../shared/data) and --prompts-file parsing.
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include <fstream>
+#include <iterator>
 #include <set>
 
 #include "prompt_sets.h"
@@ -100,11 +102,15 @@ TEST_F(PromptsFileTest, ReadsPromptsMessagesSetsAndIds) {
       "{\"messages\": [{\"role\": \"system\", \"content\": \"Be brief.\"}, "
       "{\"role\": \"user\", \"content\": \"Hi\"}, {\"role\": \"assistant\", \"content\": null}, "
       "{\"role\": \"user\", \"content\": \"More\"}], \"set\": \"chat\", \"id\": \"c1\"}\n"
-      "{\"prompt\": \"Bye\", \"id\": 7}\n");
+      "{\"prompt\": \"Bye\", \"id\": 7}\n"
+      "{\"prompt\": \"Big\", \"id\": 18446744073709551615}\n"
+      "{\"prompt\": \"Minus\", \"id\": -1}\n");
   const auto sets = load_prompts_file(p);
   ASSERT_EQ(sets.size(), 2u);
   EXPECT_EQ(sets[0].first, "mine");
-  ASSERT_EQ(sets[0].second.size(), 2u);
+  ASSERT_EQ(sets[0].second.size(), 4u);
+  EXPECT_EQ(sets[0].second[2].id, "18446744073709551615");  // not -1: ids stay apart
+  EXPECT_EQ(sets[0].second[3].id, "-1");
   EXPECT_EQ(sets[0].second[0].id, "mine/1");
   EXPECT_EQ(sets[0].second[0].user, "Hello");
   EXPECT_TRUE(sets[0].second[0].history.empty());
@@ -160,6 +166,35 @@ TEST_F(PromptsFileTest, MalformedLinesNameFileAndLine) {
   EXPECT_NE(error_of("\n\n").find("no prompts"), std::string::npos);
   EXPECT_THROW(load_prompts_file(::testing::TempDir() + "does_not_exist.jsonl"),
                std::runtime_error);
+}
+
+// Whole data files: a gzip stream cut short is an error, not a shorter file.
+TEST_F(PromptsFileTest, TruncatedGzipDirectoryAndEndlessFilesAreRefused) {
+  std::string text;
+  for (int i = 0; i < 3000; ++i) text += "{\"prompt\": \"line " + std::to_string(i) + "\"}\n";
+  const std::filesystem::path gz = ::testing::TempDir() + "whole.jsonl.gz";
+  gzFile f = gzopen(gz.c_str(), "wb");
+  ASSERT_NE(f, nullptr);
+  ASSERT_EQ(gzwrite(f, text.data(), static_cast<unsigned>(text.size())),
+            static_cast<int>(text.size()));
+  gzclose(f);
+  EXPECT_EQ(read_file_maybe_gz(gz), text);
+  std::ifstream in(gz, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::filesystem::path cut = ::testing::TempDir() + "cut.jsonl.gz";
+  std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+  const auto message = [](const std::filesystem::path& p) -> std::string {
+    try {
+      read_file_maybe_gz(p);
+    } catch (const std::runtime_error& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_NE(message(cut).find("truncated gzip"), std::string::npos) << message(cut);
+  EXPECT_NE(message(::testing::TempDir()).find("is a directory"), std::string::npos);
+  std::filesystem::remove(gz);
+  std::filesystem::remove(cut);
 }
 
 }  // namespace

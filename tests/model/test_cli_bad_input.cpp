@@ -109,6 +109,14 @@ TEST(BadInputNoModel, QuantizeBadInputOrOutput) {
                      "output directory does not exist");
   expect_usage_error("quantize -m " + default_model_path().string() + " -o /tmp/x.gguf --type q2_k",
                      "type");
+  // The output is first written as OUTPUT.part: that must not be the input.
+  const auto part = scratch_file("m.gguf.part", "GGUF and then some bytes");
+  std::filesystem::path out = part;
+  out.replace_extension();  // m.gguf
+  expect_clean_error(run_cli("quantize -m " + part.string() + " -o " + out.string()),
+                     "is the input");
+  EXPECT_EQ(slurp(part), "GGUF and then some bytes");
+  std::filesystem::remove(part);
 }
 
 TEST(BadInputNoModel, MaxTokensZeroOrNegative) {
@@ -172,17 +180,59 @@ TEST(BadInputNoModel, OutputPathsCheckedFirst) {
       run_cli("datastore build --lines -i " + corpus.string() + " -o " + corpus.string());
   expect_clean_error(over, "refusing to overwrite");
   EXPECT_EQ(slurp(corpus), "one document\nanother document\n");
-  std::filesystem::remove(corpus);
   const auto dir = std::filesystem::temp_directory_path();
   expect_clean_error(run_cli("generate --prompt hi -n 2 --stats-json " + dir.string()),
                      "is a directory");
   expect_clean_error(
       run_cli("generate --prompt hi -n 2 --stats-json " + (missing_dir() / "s.json").string()),
       "does not exist");
+  // Nor over a file another flag reads: the profile, the tree shape, the data.
+  const auto profile = scratch_file("profile.json", "{}");
+  const auto tree = scratch_file("tree.json", "{}");
+  expect_clean_error(run_cli("generate --prompt hi -n 2 --profile " + profile.string() +
+                             " --stats-json " + profile.string()),
+                     "refusing to overwrite");
+  expect_clean_error(run_cli("generate --prompt hi -n 2 --tree " + tree.string() +
+                             " --stats-json " + tree.string()),
+                     "refusing to overwrite");
+  expect_clean_error(
+      run_cli("serve --port 0 --profile " + profile.string() + " --port-file " + profile.string()),
+      "refusing to overwrite");
+  expect_clean_error(run_cli("repetition --data " + corpus.string() +
+                             " --prompt-field p --response-field r --json " + corpus.string()),
+                     "refusing to overwrite");
+  EXPECT_EQ(slurp(profile), "{}");
+  EXPECT_EQ(slurp(tree), "{}");
+  std::filesystem::remove(profile);
+  std::filesystem::remove(tree);
+  expect_clean_error(run_cli("serve --port 0 --queue 100000"), "--queue must be in 0..4096");
   expect_clean_error(run_cli("bench --sets rag,rag --prompts 1 -n 2"), "twice");
   expect_clean_error(run_cli("bench --batch 2 --bound --prompts 1 -n 2"), "drop --bound");
   expect_clean_error(run_cli("bench --batch 2 --trace --prompts 1 -n 2"), "drop --batch");
   expect_clean_error(run_cli("bench --cost-curve --trace"), "drop --cost-curve");
+  EXPECT_EQ(slurp(corpus), "one document\nanother document\n");
+  std::filesystem::remove(corpus);
+}
+
+// An output that cannot be written is an error, not a silent success with the text lost.
+TEST(BadInputNoModel, FailedWritesAreErrors) {
+  if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full here";
+  // The run's summary line comes first, then the error.
+  const CliResult stats = run_cli("generate --prompt hi -n 2 --stats-json /dev/full");
+  EXPECT_EQ(stats.exit_code, 1) << stats.err;
+  EXPECT_NE(stats.err.find("\nreader: error: cannot write /dev/full"), std::string::npos)
+      << stats.err;
+  // stdout itself: run_cli redirects it to a file, so redirect here instead.
+  const auto err = scratch_path("full.err");
+  const int status =
+      std::system((std::string(READER_CLI_PATH) +
+                   " generate --prompt hi -n 2 </dev/null >/dev/full 2>" + err.string())
+                      .c_str());
+  CliResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.err = slurp(err);
+  std::filesystem::remove(err);
+  expect_clean_error(r, "cannot write the output");
 }
 
 }  // namespace

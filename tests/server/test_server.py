@@ -280,6 +280,12 @@ class ServerTest(unittest.TestCase):
             err = json.loads(text)["error"]
             self.assertTrue(err["message"])
             self.assertNotIn("\n", err["message"])
+        # cpp-httplib caps form-encoded bodies (curl -d's default type) at 8 KiB: say so.
+        body = json.dumps(chat("word " * 2000)).encode()
+        status, text = s.request("POST", "/v1/chat/completions", raw=body,
+                                 headers={"Content-Type": "application/x-www-form-urlencoded"})
+        self.assertEqual(status, 413)
+        self.assertIn("application/json", json.loads(text)["error"]["message"])
         # Unknown fields are ignored.
         status, _ = s.post("/v1/chat/completions", chat("Hi", some_future_field={"a": 1},
                                                          max_tokens=2))
@@ -330,7 +336,8 @@ class ServerLimitsTest(unittest.TestCase):
 
     def test_nonsense_settings_are_refused_at_startup(self):
         for extra in (["--api-key", ""], ["--max-tokens-limit", "0"],
-                      ["--default-max-tokens", "5000"], ["--memory-tokens", "-1"]):
+                      ["--default-max-tokens", "5000"], ["--memory-tokens", "-1"],
+                      ["--queue", "100000"]):
             r = subprocess.run([ARGS.reader, "serve", "--port", "0", *extra], capture_output=True,
                                text=True, timeout=120)
             self.assertNotEqual(r.returncode, 0, extra)
