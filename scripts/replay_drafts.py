@@ -8,15 +8,17 @@ have accepted is known. Each policy below chooses among the same candidates at t
 steps; its figure is committed tokens per unit of verification cost (c(1) = one
 autoregressive step), summed over a set, and its ratio to what was recorded. Step
 boundaries stay those of the recorded run, so a policy that would have moved them is judged
-approximately; `path` must reproduce the recorded choices (its agreement is printed) or the
-trace and this script disagree about the policy. Costs are the tuned curve's, as the policy
+approximately; `path` (or `tree`, for a shape that verifies whole trees) must reproduce the
+recorded choices (the agreement is printed) or the trace and this script disagree about the
+policy. Costs are the tuned curve's, as the policy
 saw them; real steps cost somewhat more, and more so where long and short steps alternate
 (docs/calibration.md, "Replaying the policy offline"), so a change that moves step sizes
 still needs an alternated A/B.
 
   recorded   what the drafter verified
-  path       Theorem 1 over root-to-node paths (best_path, the default policy)
-  tree       Theorem 1 over whole subtrees (best_subtree: "single_path": false)
+  path       Theorem 1 over root-to-node paths (best_path: "single_path": true)
+  tree       Theorem 1 over whole subtrees (best_subtree: "single_path": false, the tuned
+             shape where whole trees verify bitwise)
   rate       the path maximizing E[tokens] - R c(n), R this text's running tokens per cost
              (the per-step choice that maximizes the long-run rate, R taken as known)
   oracle     the candidate oracle: the longest accepted path, verified alone (no policy can
@@ -177,8 +179,8 @@ def replay(path, method):
                          if weighed else recorded),
                 "oracle": oracle(step, judged),
             }
-            if weighed:
-                agree[0] += choices["path"] == recorded
+            if weighed:  # one path a step, or whole trees (TreeShape::single_path)
+                agree[0] += recorded in (choices["path"], choices["tree"])
                 agree[1] += 1
             for name, keep in choices.items():
                 tokens, price = 1 + accepted_depth(judged, keep), cost[len(keep) - 1]
@@ -199,7 +201,8 @@ def main():
     if not totals:
         sys.exit(f"replay_drafts.py: no traced generations of method '{args.method}' in "
                  f"{args.trace}")
-    print(f"method {args.method}: `path` reproduces {agree[0]} of {agree[1]} recorded choices\n")
+    print(f"method {args.method}: `path` or `tree` (as the shape verifies) reproduces {agree[0]} "
+          f"of {agree[1]} recorded choices\n")
     print("tokens per unit of verification cost (ratio to recorded):\n")
     print("| set | " + " | ".join(POLICIES) + " |")
     print("|---|" + "---|" * len(POLICIES))

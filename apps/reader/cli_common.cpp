@@ -265,7 +265,7 @@ LoadedInputs load_method_inputs(const MethodInputs& in, Model& model, Method met
   out.suffix = in.suffix;
   if (!in.tree.empty() && method != Method::kAutoregressive) {
     out.shape = load_tree_shape(in.tree);
-    out.shape->validate_for(model.n_seq_max());
+    out.shape->validate_for(model.n_seq_max(), model.options().kv_unified);
   }
   std::string ds_path = in.datastore;
   if (ds_path == "auto") {  // the default datastore for this model, if one was built

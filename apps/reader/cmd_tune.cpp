@@ -447,6 +447,8 @@ void run_tune(const TuneFlags& f) {
     const std::vector<double>& contexts = greedy.contexts;
     // Theorem 1 on the calibrated rates at the typical calibration context.
     TreeShape shape = default_tree_shape(Method::kReader);
+    // Whole trees where they verify bitwise (Model::trees_bitwise), else one path a step.
+    shape.single_path = !model->trees_bitwise();
     const int typical = contexts.empty() ? 512 : static_cast<int>(median(contexts));
     shape.speculator =
         tuned_template(shape.speculator, p.acceptance, p.cost.at(typical), shape.single_path);

@@ -73,9 +73,11 @@ struct TreeShape {
   // Throws std::invalid_argument naming the problem (bad parent, rank, budget...).
   void validate(int max_branches) const;
   // validate() for a model with n_seq_max sequence ids: a single path is verified in its
-  // sequence's own id and needs no branch ids; whole trees need one per leaf.
-  void validate_for(int n_seq_max) const {
-    validate(single_path && adaptive ? 1 << 20 : n_seq_max - 1);
+  // sequence's own id and needs no branch ids; whole trees need one per leaf, where they are
+  // verified whole: a cache with one stream per sequence (not `unified`) verifies one path a
+  // step whatever the shape (engine.cpp).
+  void validate_for(int n_seq_max, bool unified) const {
+    validate((single_path && adaptive) || !unified ? 1 << 20 : n_seq_max - 1);
   }
 };
 TreeShape load_tree_shape(const std::filesystem::path& path);  // throws with a clear message
@@ -173,6 +175,7 @@ class ReaderDrafter : public Drafter {
   void finish(TokenSpan prompt, TokenSpan output) override;
   void set_reference(Tokens reference) override { reference_ = std::move(reference); }
   void set_batched(bool batched) override { batched_ = batched; }
+  void set_whole_trees(bool whole_trees) override { whole_trees_ = whole_trees; }
   void set_trace(DraftTrace* trace) override { trace_ = trace; }
   const TreeShape& shape() const { return shape_; }
   const ShortTermTrie& trie() const { return trie_; }
@@ -220,6 +223,7 @@ class ReaderDrafter : public Drafter {
   bool sampled_ = false;                // acceptance_ holds the sampled priors
   bool calibrate_;                      // reader tune: no pruning, count everything
   bool batched_ = false;                // the engine trims the draft for a shared decode
+  bool whole_trees_ = true;             // the next decode can verify a whole tree
   AcceptanceCounts calibration_;        // counts collected in calibration mode
   std::vector<Proposal> proposals_;     // every proposal behind the last drafted tree
   std::vector<int> copied_existing_;    // nodes the copy drafted after another source

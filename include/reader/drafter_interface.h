@@ -36,6 +36,11 @@ class Drafter {
   // draft together (engine/batch_policy.h) and wants each drafter's whole best chain, with
   // its scores, rather than one cut to what would pay for this sequence alone.
   virtual void set_batched(bool /*batched*/) {}
+  // Called before draft(): whether the coming decode can verify a whole tree (else only one
+  // root-to-leaf path: a cache with one stream per sequence, or too little room left for the
+  // cells a tree's rejected branches leave behind). A drafter that picks one path anyway
+  // ignores it; the engine verifies a tree's first-child chain where it cannot take a tree.
+  virtual void set_whole_trees(bool /*whole_trees*/) {}
   // Where to write what it drafts and why, step by step (draft_trace.h); null: nowhere. A
   // drafter without a policy to replay ignores it.
   virtual void set_trace(DraftTrace* /*trace*/) {}

@@ -146,7 +146,19 @@ class Model {
   // Logits row for the i-th token of the last decode() (which must have want_logits).
   const float* logits(int batch_index) const;
 
+  // Whether a draft tree's rows come out bitwise as its branches decoded alone, before and
+  // after its commit, so that whole trees verify losslessly: the patched CPU kernels do all
+  // the work (flash attention over an F16 cache with AVX-512, no GPU layers), and every
+  // layer's cache keeps a sequence's cells in position order (llama.cpp-kv-append.patch;
+  // a sliding-window cache recycles cells, so not with one).
+  bool trees_bitwise() const;
+
   // --- KV cache (positions are half-open [p0, p1); -1 means open end) -------------------
+  // Cells that whole-tree steps freed between kept cells, which later cells never fill
+  // (llama.cpp-kv-append.patch): the cache holds this many more cells than positions, at
+  // most, until it is cleared. commit_tree() (verify.h) counts them.
+  int kv_holes() const { return kv_holes_; }
+  void add_kv_holes(int n) { kv_holes_ += n; }
   void kv_clear();
   void kv_seq_rm(int seq, int p0, int p1);
   void kv_seq_cp(int src, int dst, int p0, int p1);
@@ -167,6 +179,7 @@ class Model {
   int n_vocab_ = 0;
   int n_ctx_ = 0;
   std::uint64_t fingerprint_ = 0;
+  int kv_holes_ = 0;  // see kv_holes()
   struct BatchBuffer;
   std::unique_ptr<BatchBuffer> batch_;  // reused llama_batch storage
 };

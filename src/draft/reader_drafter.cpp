@@ -206,7 +206,7 @@ DraftTree ReaderDrafter::draft(TokenSpan context, int budget_cap) {
       if (tree.parent(i) > 0 && ends_generation_(tree.token(tree.parent(i))))
         q[static_cast<size_t>(i)] = 0.0;
   const std::vector<int> keep =
-      shape_.single_path ? best_path(tree, q, cost) : best_subtree(tree, q, cost);
+      shape_.single_path || !whole_trees_ ? best_path(tree, q, cost) : best_subtree(tree, q, cost);
   if (trace_) trace_->step(context.size(), tree, q, cost, keep);
   std::vector<int> new_index(static_cast<size_t>(tree.size()), -1);
   for (size_t k = 0; k < keep.size(); ++k)

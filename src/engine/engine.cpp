@@ -295,11 +295,21 @@ bool Engine::step() {
     }
     const int cap =
         std::min(model_.n_ctx() - s->root_pos, s->request.options.max_tokens - s->out->size() + 1);
+    // A whole tree leaves free cells between the ones it keeps, which later cells never fill
+    // (so that they stay in position order: llama.cpp-kv-append.patch). It goes whole only
+    // while the cache holds the rest of this generation after them.
+    const auto room_for = [&](int nodes) {
+      return s->root_pos + model_.kv_holes() + nodes - 1 + std::max(1, cap) <= model_.n_ctx();
+    };
     const auto a = Clock::now();
-    if (s->drafter) s->drafter->set_batched(shared_decode && !trees_ok);
+    if (s->drafter) {
+      s->drafter->set_batched(shared_decode && !trees_ok);
+      // Drafters' trees hold a few dozen nodes (TreeShape::budget): ask for room for 64.
+      s->drafter->set_whole_trees(trees_ok && room_for(std::clamp(cap, 1, 64)));
+    }
     DraftTree tree = s->drafter ? s->drafter->draft(s->context, std::max(1, cap))
                                 : DraftTree(s->context.back(), 1);
-    if (!trees_ok && !is_chain(tree)) tree = first_child_chain(tree);
+    if ((!trees_ok || !room_for(tree.size())) && !is_chain(tree)) tree = first_child_chain(tree);
     s->tree.emplace(std::move(tree));
     const double ms = ms_between(a, Clock::now());
     s->stats.draft_ms += ms;

@@ -79,7 +79,7 @@ std::unique_ptr<Drafter> make_drafter(Model& model, const MethodConfig& config) 
     return make_suffix_drafter(config.suffix, model.n_seq_max() - 1);
   TreeShape shape = resolved_tree_shape(config);
   if (config.calibrate) shape.adaptive = false;  // reader tune verifies whole candidate trees
-  shape.validate_for(model.n_seq_max());
+  shape.validate_for(model.n_seq_max(), model.options().kv_unified);
   std::unique_ptr<Speculator> speculator;
   bool retrieval = false;
   RecyclingTable* shared_table = config.shared ? &config.shared->recycling_table : nullptr;

@@ -396,7 +396,15 @@ llama_memory_i* Model::memory() const {
   return llama_get_memory(ctx_);
 }
 
-void Model::kv_clear() { llama_memory_clear(memory(), true); }
+bool Model::trees_bitwise() const {
+  return options_.gpu_layers == 0 && options_.flash_attn && options_.kv_type == "f16" &&
+         flash_attn_by_default() && llama_model_n_swa(model_) == 0;
+}
+
+void Model::kv_clear() {
+  llama_memory_clear(memory(), true);
+  kv_holes_ = 0;
+}
 void Model::kv_seq_rm(int seq, int p0, int p1) {
   if (!llama_memory_seq_rm(memory(), seq, p0, p1))
     throw ModelError("KV cache refused to remove a partial sequence");

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -75,6 +76,9 @@ void commit_tree(Model& model, const DraftTree& tree, const TreeLayout& layout,
     model.kv_seq_cp(branch, main_seq, root_pos + 1, root_pos + tree.depth(deepest) + 1);
   }
   for (int b = 0; b < layout.branches; ++b) model.kv_seq_rm(first_branch_seq + b, -1, -1);
+  // Nodes took cells in batch order, so the ones before `deepest` that were not kept are now
+  // free cells between kept ones; those after it are free at the end, as a chain's are.
+  model.add_kv_holes(deepest + 1 - std::max(1, static_cast<int>(kept_nodes.size())));
 }
 
 TreeVerifier::TreeVerifier(Model& model, int main_seq, int first_branch_seq)
