@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "lossless_check.h"
+#include "reader/profile.h"
 
 namespace reader::test {
 namespace {
@@ -24,6 +25,26 @@ TEST_P(LosslessSweep, ReaderMatchesAutoregressive) {
   check_lossless_over_sets(m, ar, spec, GetParam() + "/reader sweep",
                            env_int("READER_SWEEP_PROMPTS", 8), env_int("READER_SWEEP_TOKENS", 128),
                            {-1, 1, 2, 3});
+}
+
+// What a user runs: READER with the profile setup's `reader tune` wrote for this machine (where
+// the patched kernels serve every layer it verifies whole trees, README "Losslessness and
+// rounding"). Skipped where no profile was written.
+TEST(LosslessSweepTuned, ReaderWithTheModelsProfileMatchesAutoregressive) {
+  Model& m = shared_model("smollm2", 64, 4096);
+  const std::filesystem::path path = default_profile_path(m.options().path);
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << "no profile at " << path;
+  const Profile profile = load_profile(path);
+  Generator ar(m, {Method::kAutoregressive, {}, nullptr, nullptr});
+  MethodConfig config{Method::kReader, {}, shared_datastore("smollm2"), nullptr};
+  config.profile = &profile;
+  Generator spec(m, config);
+  check_lossless_over_sets(m, ar, spec, "smollm2/reader tuned sweep",
+                           env_int("READER_SWEEP_PROMPTS", 8), env_int("READER_SWEEP_TOKENS", 128),
+                           {-1, 1, 2, 3},
+                           profile.shape && !profile.shape->single_path && !m.trees_bitwise()
+                               ? Exactness::kRoundingTolerated
+                               : Exactness::kBitwise);
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, LosslessSweep, ::testing::ValuesIn(test_model_names()));
