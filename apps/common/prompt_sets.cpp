@@ -10,6 +10,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "util/read_file.h"
+
 namespace reader {
 namespace {
 
@@ -58,39 +60,29 @@ constexpr CodeEdit kCodeEdits[] = {
 }  // namespace
 
 std::string read_file_maybe_gz(const std::filesystem::path& path) {
+  std::string problem;
+  if (path.extension() != ".gz") {
+    std::optional<std::string> text = read_small_file(path, problem, kMaxDataFileBytes);
+    if (!text) throw std::runtime_error("cannot read " + path.string() + ": " + problem);
+    return std::move(*text);
+  }
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw std::runtime_error("cannot read " + path.string() + ": it is a directory");
-  const auto too_large = [&path] {
-    return std::runtime_error("cannot read " + path.string() + ": it holds more than " +
-                              std::to_string(kMaxDataFileBytes >> 30) + " GiB");
-  };
-  std::string out;
-  char buf[1 << 16];
-  if (path.extension() != ".gz") {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot read " + path.string());
-    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-      out.append(buf, static_cast<size_t>(in.gcount()));
-      if (out.size() > kMaxDataFileBytes) throw too_large();  // /dev/zero ends here
-    }
-    if (in.bad()) throw std::runtime_error("cannot read " + path.string() + ": a read error");
-    return out;
-  }
   gzFile f = gzopen(path.c_str(), "rb");
   if (!f) throw std::runtime_error("cannot read " + path.string());
+  std::string out;
+  char buf[1 << 16];
   int n;
-  while ((n = gzread(f, buf, sizeof buf)) > 0) {
+  while ((n = gzread(f, buf, sizeof buf)) > 0 && out.size() <= kMaxDataFileBytes)
     out.append(buf, static_cast<size_t>(n));
-    if (out.size() > kMaxDataFileBytes) {
-      gzclose(f);
-      throw too_large();
-    }
-  }
   // A stream cut short reads as a clean end of file; zlib says so only through gzerror().
   int err = Z_OK;
   gzerror(f, &err);
   gzclose(f);
+  if (out.size() > kMaxDataFileBytes)
+    throw std::runtime_error("cannot read " + path.string() + ": it is larger than " +
+                             size_in_words(kMaxDataFileBytes));
   if (n < 0 || (err != Z_OK && err != Z_STREAM_END))
     throw std::runtime_error("corrupt or truncated gzip file " + path.string());
   return out;

@@ -14,19 +14,25 @@
 
 namespace reader::cli {
 
+namespace {
+// Writes and flushes `text`; 0, or the errno of the first failure.
+int write_all(std::FILE* f, std::string_view text) {
+  if (std::fwrite(text.data(), 1, text.size(), f) != text.size() || std::fflush(f) != 0)
+    return errno;
+  return 0;
+}
+}  // namespace
+
 void write_file(const std::filesystem::path& path, const std::string& text) {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
     std::FILE* f = std::fopen(path.c_str(), "w");
     if (!f) throw UsageError("cannot write " + path.string() + ": " + std::strerror(errno));
-    bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fflush(f) == 0;
-    int err = errno;
-    if (std::fclose(f) != 0 && ok) {
-      ok = false;
-      err = errno;
-    }
-    if (!ok) throw UsageError("cannot write " + path.string() + ": " + std::strerror(err));
+    const int err = write_all(f, text);
+    const bool closed = std::fclose(f) == 0;
+    if (err != 0 || !closed)
+      throw UsageError("cannot write " + path.string() + ": " + std::strerror(err ? err : errno));
     return;
   }
   try {
@@ -39,8 +45,8 @@ void write_file(const std::filesystem::path& path, const std::string& text) {
 }
 
 void write_stdout(std::string_view text) {
-  if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)
-    throw UsageError(std::string("cannot write the output: ") + std::strerror(errno));
+  if (const int err = write_all(stdout, text))
+    throw UsageError(std::string("cannot write the output: ") + std::strerror(err));
 }
 
 std::string read_text_file(const std::filesystem::path& path) {
@@ -205,7 +211,7 @@ void MethodInputs::add_to(CLI::App& app) {
 
 std::vector<std::filesystem::path> MethodInputs::files(
     const std::filesystem::path& model_path) const {
-  std::vector<std::filesystem::path> out;
+  std::vector<std::filesystem::path> out = {model_path};
   if (datastore != "none")
     out.push_back(datastore == "auto" ? default_datastore_path(model_path)
                                       : std::filesystem::path(datastore));

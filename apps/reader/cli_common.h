@@ -66,8 +66,8 @@ struct MethodInputs {
   std::string profile = "auto";    // reader tune's profile; "auto": the model's; "none"
   SuffixParams suffix;             // method "suffix" (ArcticInference's defaults)
   void add_to(CLI::App& app);
-  // The files these flags read for `model_path` ("auto" resolved, "none" left out): what an
-  // output flag must never overwrite.
+  // The model and the files these flags read for it ("auto" resolved, "none" left out): what
+  // an output flag must never overwrite.
   std::vector<std::filesystem::path> files(const std::filesystem::path& model_path) const;
 };
 // What MethodInputs loads: owned objects the Generator points at.

@@ -34,7 +34,6 @@ void run_generate(const GenerateFlags& f) {
     throw UsageError("give exactly one of --prompt or --prompt-file");
   if (!f.stats_json.empty()) {
     std::vector<std::filesystem::path> inputs = f.inputs.files(f.model.model_path);
-    inputs.emplace_back(f.model.model_path);
     if (f.prompt_file) inputs.emplace_back(*f.prompt_file);
     check_output_path(f.stats_json, "--stats-json", inputs);
   }

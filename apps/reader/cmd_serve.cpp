@@ -65,11 +65,8 @@ void run_serve(const ServeFlags& f_in) {
   // Every waiting request holds an HTTP thread (server.cpp): keep their number sane.
   if (f.queue < 0 || f.queue > kMaxQueue)
     throw UsageError("--queue must be in 0.." + std::to_string(kMaxQueue));
-  if (!f.port_file.empty()) {
-    std::vector<std::filesystem::path> inputs = f.inputs.files(f.model.model_path);
-    inputs.emplace_back(f.model.model_path);
-    check_output_path(f.port_file, "--port-file", inputs);
-  }
+  if (!f.port_file.empty())
+    check_output_path(f.port_file, "--port-file", f.inputs.files(f.model.model_path));
   // Settings that would serve nonsense or serve it unprotected: refused at startup.
   if (f.api_key_given && f.api_key.empty())
     throw UsageError("--api-key is empty (an unset variable?): give a key or drop the flag");

@@ -146,11 +146,13 @@ class Model {
   // Logits row for the i-th token of the last decode() (which must have want_logits).
   const float* logits(int batch_index) const;
 
-  // Whether a draft tree's rows come out bitwise as its branches decoded alone, before and
-  // after its commit, so that whole trees verify losslessly: the patched CPU kernels do all
-  // the work (flash attention over an F16 cache with AVX-512, no GPU layers), and every
-  // layer's cache keeps a sequence's cells in position order (llama.cpp-kv-append.patch;
-  // a sliding-window cache recycles cells, so not with one).
+  // Whether the patched CPU kernels do all the work (flash attention over an F16 cache with
+  // AVX-512, no GPU layers), so that a row's logits do not depend on what else its batch
+  // holds: chains and one tree's rows come out bitwise as one-token decodes.
+  bool rows_batch_invariant() const;
+  // Whether whole trees verify losslessly, before and after their commit: batch-invariant
+  // rows, and every layer's cache keeps a sequence's cells in position order
+  // (llama.cpp-kv-append.patch; a sliding-window cache recycles cells, so not with one).
   bool trees_bitwise() const;
 
   // --- KV cache (positions are half-open [p0, p1); -1 means open end) -------------------

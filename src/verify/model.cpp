@@ -396,9 +396,13 @@ llama_memory_i* Model::memory() const {
   return llama_get_memory(ctx_);
 }
 
-bool Model::trees_bitwise() const {
+bool Model::rows_batch_invariant() const {
   return options_.gpu_layers == 0 && options_.flash_attn && options_.kv_type == "f16" &&
-         flash_attn_by_default() && llama_model_n_swa(model_) == 0;
+         flash_attn_by_default();
+}
+
+bool Model::trees_bitwise() const {
+  return rows_batch_invariant() && llama_model_n_swa(model_) == 0;
 }
 
 void Model::kv_clear() {

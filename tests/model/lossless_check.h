@@ -127,6 +127,12 @@ namespace reader::test {
 // trees (TreeShape::single_path = false) may differ where rounding explains it.
 enum class Exactness { kBitwise, kRoundingTolerated };
 
+// The rule for a method that verifies whole trees (or one path a step): bitwise wherever whole
+// trees are (Model::trees_bitwise).
+inline Exactness exactness_for(const Model& m, bool whole_trees) {
+  return whole_trees && !m.trees_bitwise() ? Exactness::kRoundingTolerated : Exactness::kBitwise;
+}
+
 // Runs compare_with_autoregressive over `per_set` prompts of every shared prompt set, for
 // greedy (seed -1) and each sampling seed; expects every run exact (or its mismatch
 // tolerated) and prints the exact-match rate under `label`.

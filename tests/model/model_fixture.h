@@ -28,10 +28,7 @@ inline int test_gpu_layers() {
 // Whether a tree's rows must equal its branches decoded alone bit for bit: where the patched
 // CPU kernels (scripts/patches/) do the work. llama.cpp's own kernels, the GPU's included,
 // compute a row differently in a batch of another size.
-inline bool rows_are_bitwise(const Model& m) {
-  return m.options().gpu_layers == 0 && m.options().flash_attn && m.options().kv_type == "f16" &&
-         flash_attn_by_default();
-}
+inline bool rows_are_bitwise(const Model& m) { return m.rows_batch_invariant(); }
 
 // One loaded model per (name, n_seq_max, n_ctx, padded), shared across tests of a binary:
 // loading is slow. padded: ModelOptions::pad_decodes.

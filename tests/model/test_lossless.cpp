@@ -44,8 +44,7 @@ TEST_P(Lossless, MatchesAutoregressiveOnMixedPrompts) {
   Generator spec(m, config);
   check_lossless_over_sets(
       m, ar, spec, GetParam().model + "/" + GetParam().method + (GetParam().trees ? "-trees" : ""),
-      GetParam().per_set, GetParam().max_tokens, {-1, 1},
-      GetParam().trees && !m.trees_bitwise() ? Exactness::kRoundingTolerated : Exactness::kBitwise);
+      GetParam().per_set, GetParam().max_tokens, {-1, 1}, exactness_for(m, GetParam().trees));
 }
 
 // Whole trees leave free cells between the ones they keep: when a generation runs close to

@@ -42,9 +42,7 @@ TEST(LosslessSweepTuned, ReaderWithTheModelsProfileMatchesAutoregressive) {
   check_lossless_over_sets(m, ar, spec, "smollm2/reader tuned sweep",
                            env_int("READER_SWEEP_PROMPTS", 8), env_int("READER_SWEEP_TOKENS", 128),
                            {-1, 1, 2, 3},
-                           profile.shape && !profile.shape->single_path && !m.trees_bitwise()
-                               ? Exactness::kRoundingTolerated
-                               : Exactness::kBitwise);
+                           exactness_for(m, profile.shape && !profile.shape->single_path));
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, LosslessSweep, ::testing::ValuesIn(test_model_names()));
