@@ -327,6 +327,7 @@ nlohmann::json generation_to_json(const GenerationResult& r) {
           {"draft_ms", s.draft_ms},
           {"verify_ms", s.verify_ms},
           {"bookkeeping_ms", s.bookkeeping_ms},
+          {"kv_compactions", s.kv_compactions},
           {"stop_reason", to_string(r.stop_reason)}};
 }
 

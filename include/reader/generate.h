@@ -47,6 +47,7 @@ struct GenerationStats {
   double verify_ms = 0;                   // llama_decode of the trees
   double bookkeeping_ms = 0;              // acceptance, KV commit, trie updates
   int drafted_tokens = 0;                 // draft-tree nodes sent to verification
+  int kv_compactions = 0;                 // whole trees' holes closed (Model::kv_compact)
   std::vector<int> accepted_histogram;    // [k] = steps that committed k tokens (incl. bonus)
   std::vector<int> verified_histogram;    // [n] = steps that verified n tokens (incl. the root)
   std::vector<double> verify_ms_by_size;  // [n] = verify_ms of those steps (whole pass if batched)

@@ -161,6 +161,15 @@ class Model {
   // most, until it is cleared. commit_tree() (verify.h) counts them.
   int kv_holes() const { return kv_holes_; }
   void add_kv_holes(int n) { kv_holes_ += n; }
+  // Moves `seq`'s cells together at the start of the cache, in position order, so that the
+  // holes are free again (kv_holes() becomes 0): its cells go out and back in through
+  // llama.cpp's sequence state, bytes unchanged, laid out as autoregressive decoding lays
+  // them. False, with nothing changed, while another sequence holds cells or the copy would
+  // take more than `max_bytes`. Throws ModelError if the cells cannot be put back.
+  bool kv_compact(int seq, size_t max_bytes);
+  // Whether kv_compact(seq) would copy at most `max_bytes` with every cell of the context
+  // held: the size of its cells now, per cell, times the context.
+  bool kv_compact_fits(int seq, size_t max_bytes) const;
   void kv_clear();
   void kv_seq_rm(int seq, int p0, int p1);
   void kv_seq_cp(int src, int dst, int p0, int p1);

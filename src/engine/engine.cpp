@@ -18,6 +18,13 @@
 namespace reader {
 namespace {
 using Clock = std::chrono::steady_clock;
+// Drafters' trees hold a few dozen nodes (TreeShape::budget): room for a step is room for 64.
+constexpr int kMaxStepNodes = 64;
+// Whole trees that will need their holes closed go on only while this much of the context is
+// left (see Engine::step).
+constexpr int kMinCellsToCompact = 256;
+// The most a compaction may copy (the sequence's cells at a full context, all layers).
+constexpr size_t kMaxCompactionBytes = size_t{1} << 30;
 double ms_between(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
 }
@@ -48,8 +55,9 @@ struct Engine::Sequence {
   std::optional<Sampler> sampler;
   std::optional<OutputStream> out;
   GenerationStats stats;
-  Clock::time_point t_start;  // admitted (prefill starts)
-  Clock::time_point t_first;  // first token out
+  Clock::time_point t_start;        // admitted (prefill starts)
+  Clock::time_point t_first;        // first token out
+  std::optional<bool> compactable;  // its holes may be closed (Model::kv_compact): decided once
   // This step's share of the batch.
   std::optional<DraftTree> tree;  // the draft being verified
   TreeLayout layout;              // its sequence ids
@@ -293,23 +301,37 @@ bool Engine::step() {
       s->tree.emplace(s->context.back(), 1);
       continue;
     }
-    const int cap =
-        std::min(model_.n_ctx() - s->root_pos, s->request.options.max_tokens - s->out->size() + 1);
+    const int free_cells = model_.n_ctx() - s->root_pos;  // positions left, the root's included
+    const int cap = std::min(free_cells, s->request.options.max_tokens - s->out->size() + 1);
     // A whole tree leaves free cells between the ones it keeps, which later cells never fill
-    // (so that they stay in position order: llama.cpp-kv-append.patch). It goes whole only
-    // while the cache holds the rest of this generation after them.
+    // (so that they stay in position order: llama.cpp-kv-append.patch). Where the holes cannot
+    // be closed, a tree goes whole only while the cache holds the rest of this generation after
+    // them. Where they can (Model::kv_compact), it needs room for itself and one more full
+    // step, and the holes are closed once a step would not fit after them; near the context's
+    // end, where few steps would follow, copying every cell is not worth it.
+    const int next_step = std::clamp(cap, 1, kMaxStepNodes);
+    if (trees_ok && !s->compactable)
+      s->compactable = slots_.size() == 1 && model_.kv_compact_fits(s->slot, kMaxCompactionBytes);
+    const bool compacting = trees_ok && *s->compactable && free_cells >= kMinCellsToCompact;
+    const auto close_holes_for = [&](int nodes) {
+      if (trees_ok && *s->compactable && model_.kv_holes() > 0 &&
+          model_.kv_holes() + nodes > free_cells && model_.kv_compact(s->slot, kMaxCompactionBytes))
+        ++s->stats.kv_compactions;
+    };
+    close_holes_for(next_step);
     const auto room_for = [&](int nodes) {
-      return s->root_pos + model_.kv_holes() + nodes - 1 + std::max(1, cap) <= model_.n_ctx();
+      return model_.kv_holes() + nodes - 1 + (compacting ? next_step : std::max(1, cap)) <=
+             free_cells;
     };
     const auto a = Clock::now();
     if (s->drafter) {
       s->drafter->set_batched(shared_decode && !trees_ok);
-      // Drafters' trees hold a few dozen nodes (TreeShape::budget): ask for room for 64.
-      s->drafter->set_whole_trees(trees_ok && room_for(std::clamp(cap, 1, 64)));
+      s->drafter->set_whole_trees(trees_ok && room_for(next_step));
     }
     DraftTree tree = s->drafter ? s->drafter->draft(s->context, std::max(1, cap))
                                 : DraftTree(s->context.back(), 1);
     if ((!trees_ok || !room_for(tree.size())) && !is_chain(tree)) tree = first_child_chain(tree);
+    close_holes_for(tree.size());
     s->tree.emplace(std::move(tree));
     const double ms = ms_between(a, Clock::now());
     s->stats.draft_ms += ms;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -408,6 +409,27 @@ bool Model::trees_bitwise() const {
 void Model::kv_clear() {
   llama_memory_clear(memory(), true);
   kv_holes_ = 0;
+}
+bool Model::kv_compact(int seq, size_t max_bytes) {
+  for (int other = 0; other < options_.n_seq_max; ++other)
+    if (other != seq && llama_memory_seq_pos_max(memory(), other) >= 0) return false;
+  const size_t size = llama_state_seq_get_size(ctx_, seq);
+  if (size == 0 || size > max_bytes) return false;
+  std::vector<std::uint8_t> cells(size);
+  if (llama_state_seq_get_data(ctx_, cells.data(), size, seq) != size) return false;
+  // Restoring removes the sequence's cells first, and with no other cells in use the
+  // patched find_slot places them from the first cell on (llama.cpp-kv-append.patch).
+  if (llama_state_seq_set_data(ctx_, cells.data(), size, seq) != size)
+    throw ModelError("KV cache compaction could not put sequence " + std::to_string(seq) +
+                     "'s cells back");
+  kv_holes_ = 0;
+  return true;
+}
+bool Model::kv_compact_fits(int seq, size_t max_bytes) const {
+  const int cells = llama_memory_seq_pos_max(memory(), seq) + 1;
+  if (cells <= 0) return false;
+  const size_t size = llama_state_seq_get_size(ctx_, seq);
+  return size / static_cast<size_t>(cells) * static_cast<size_t>(n_ctx_) <= max_bytes;
 }
 void Model::kv_seq_rm(int seq, int p0, int p1) {
   if (!llama_memory_seq_rm(memory(), seq, p0, p1))

@@ -33,6 +33,7 @@ struct LosslessOutcome {
   float top2_gap = 0;           // AR row's top-2 gap at first_diff
   float max_abs_diff = 0;       // max |AR row - verifier row| at first_diff
   std::string detail;           // for failure messages
+  GenerationStats spec_stats;   // the speculative run's
 };
 
 // The model's default long-term datastore (the one setup builds), when present.
@@ -58,6 +59,7 @@ inline LosslessOutcome compare_with_autoregressive(Model& m, Generator& ar, Gene
   const GenerationResult b = spec.run(prompt, opts);
 
   LosslessOutcome o;
+  o.spec_stats = b.stats;
   o.exact = a.tokens == b.tokens && a.text == b.text && a.stop_reason == b.stop_reason;
   size_t i = 0;
   while (i < a.tokens.size() && i < b.tokens.size() && a.tokens[i] == b.tokens[i]) ++i;

@@ -47,12 +47,12 @@ TEST_P(Lossless, MatchesAutoregressiveOnMixedPrompts) {
       GetParam().per_set, GetParam().max_tokens, {-1, 1}, exactness_for(m, GetParam().trees));
 }
 
-// Whole trees leave free cells between the ones they keep: when a generation runs close to
-// the end of the context, the engine must stop verifying whole trees while the rest still
-// fits, so that no later cell is placed out of position order (engine.cpp), and stay bitwise.
-TEST(LosslessTrees, CloseToAFullContext) {
-  Model& m = shared_model("smollm2", 64, 512);
-  if (!m.trees_bitwise()) GTEST_SKIP() << "whole trees are not bitwise here";
+// Whole trees leave free cells between the ones they keep, which later cells never fill, so
+// that every cell stays in position order (llama.cpp-kv-append.patch). When a generation runs
+// close to the end of the context, the engine closes the holes by moving the cells together
+// (Model::kv_compact) or stops verifying whole trees while the rest still fits (engine.cpp):
+// either way no cell is placed out of order, and the run stays bitwise.
+LosslessOutcome count_to_the_end(Model& m, int cells_short) {
   Generator ar(m, {Method::kAutoregressive, {}, nullptr, nullptr});
   TreeShape shape = default_tree_shape(Method::kReader);
   shape.single_path = false;
@@ -60,14 +60,32 @@ TEST(LosslessTrees, CloseToAFullContext) {
   MethodConfig config{Method::kReader, shape, shared_datastore("smollm2"), nullptr};
   config.profile = &sure;
   Generator spec(m, config);
-  // Counting goes on for as long as it may; 24 cells short of the context, trees soon stop.
+  // Counting goes on for as long as it may.
   const Tokens prompt = m.tokenize("1, 2, 3, 4, 5, 6, 7, 8,", true);
   GenerationOptions opts;
-  opts.max_tokens = m.n_ctx() - static_cast<int>(prompt.size()) - 24;
-  const LosslessOutcome o = compare_with_autoregressive(m, ar, spec, prompt, opts);
+  opts.max_tokens = m.n_ctx() - static_cast<int>(prompt.size()) - cells_short;
+  return compare_with_autoregressive(m, ar, spec, prompt, opts);
+}
+
+TEST(LosslessTrees, CloseToAFullContext) {
+  Model& m = shared_model("smollm2", 64, 512);
+  if (!m.trees_bitwise()) GTEST_SKIP() << "whole trees are not bitwise here";
+  const LosslessOutcome o = count_to_the_end(m, 24);
   EXPECT_TRUE(o.exact && o.rows_identical) << o.detail;
   // The run's cells stay in the cache: trees did leave holes, and everything still fit.
-  EXPECT_GT(m.kv_holes(), 0) << "no whole tree kept a later branch: nothing was tested";
+  EXPECT_GT(m.kv_holes() + o.spec_stats.kv_compactions, 0)
+      << "no whole tree kept a later branch: nothing was tested";
+  EXPECT_LE(m.kv_pos_max(0) + 1 + m.kv_holes(), m.n_ctx());
+}
+
+TEST(LosslessTrees, ToTheEndOfTheContext) {
+  Model& m = shared_model("smollm2", 64, 512);
+  if (!m.trees_bitwise()) GTEST_SKIP() << "whole trees are not bitwise here";
+  const LosslessOutcome o = count_to_the_end(m, 0);
+  EXPECT_TRUE(o.exact && o.rows_identical) << o.detail;
+  // A max_tokens that reaches the end of the context no longer rules out whole trees: their
+  // holes were closed on the way.
+  EXPECT_GE(o.spec_stats.kv_compactions, 1);
   EXPECT_LE(m.kv_pos_max(0) + 1 + m.kv_holes(), m.n_ctx());
 }
 
