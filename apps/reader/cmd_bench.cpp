@@ -249,6 +249,21 @@ void run_bench(const BenchFlags& f) {
         cost_model_for(*model, inputs.profile ? &*inputs.profile : nullptr));
     bound.emplace([cost](int context) { return cost->at(context); }, inputs.datastore.get());
   }
+  // Every prompt is rendered (multi-turn ones generate their earlier answers) and checked
+  // before any runs: one the context cannot hold stops the bench at once, not after the runs
+  // before it (whose results would be lost).
+  std::vector<std::vector<std::string>> prompt_texts;
+  for (const auto& [set, items] : sets) {
+    prompt_texts.emplace_back();
+    for (const auto& item : items) {
+      prompt_texts.back().push_back(render_chat_prompt(*model, item, f.max_tokens));
+      try {
+        check_prompt(*model, model->tokenize(prompt_texts.back().back(), true, true));
+      } catch (const ModelError& e) {
+        throw ModelError(fmt::format("{} prompt '{}': {}", set, item.id, e.what()));
+      }
+    }
+  }
   {  // warm-up: first decodes of each batch shape are slower
     const Tokens p = model->tokenize(model->apply_chat_template("Hello"), true, true);
     GenerationOptions w = opts;
@@ -259,9 +274,10 @@ void run_bench(const BenchFlags& f) {
     }
   }
   ProgressBar bar("bench");
-  for (const auto& [set, items] : sets) {
+  for (size_t si = 0; si < sets.size(); ++si) {
+    const auto& [set, items] = sets[si];
     for (size_t p = 0; p < items.size(); ++p) {
-      const std::string prompt_text = render_chat_prompt(*model, items[p], f.max_tokens);
+      const std::string& prompt_text = prompt_texts[si][p];
       const Tokens prompt = model->tokenize(prompt_text, true, true);
       std::string reference;
       std::vector<json> rows(names.size());

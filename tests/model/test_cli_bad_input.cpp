@@ -152,6 +152,17 @@ TEST_P(BadInput, PromptLongerThanContext) {
   const auto p = scratch_file("long.txt", long_prompt);
   expect_clean_error(run_cli("generate " + model_flag() + " --ctx 128 --prompt-file " + p.string()),
                      "no room to generate");
+  // bench checks every prompt before it runs any: the error names the set and the prompt.
+  const auto prompts = scratch_file("long.jsonl",
+                                    "{\"set\": \"mine\", \"id\": \"short\", \"prompt\": \"hi\"}\n"
+                                    "{\"set\": \"mine\", \"id\": \"long\", \"prompt\": \"" +
+                                        long_prompt + "\"}\n");
+  const std::filesystem::path out = scratch_path("bench-long-prompt");
+  expect_clean_error(run_cli("bench " + model_flag() + " --ctx 128 --prompts-file " +
+                             prompts.string() + " -n 2 -o " + out.string()),
+                     "mine prompt 'long'");
+  EXPECT_FALSE(std::filesystem::exists(out / "bench.json"));
+  std::filesystem::remove(prompts);
   std::filesystem::remove(p);
 }
 
