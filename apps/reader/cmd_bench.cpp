@@ -252,16 +252,22 @@ void run_bench(const BenchFlags& f) {
   // Every prompt is rendered (multi-turn ones generate their earlier answers) and checked
   // before any runs: one the context cannot hold stops the bench at once, not after the runs
   // before it (whose results would be lost).
-  std::vector<std::vector<std::string>> prompt_texts;
+  struct RenderedPrompt {
+    std::string text;  // with the chat template (peers take text)
+    Tokens tokens;     // its tokens (our methods)
+  };
+  std::vector<std::vector<RenderedPrompt>> rendered;  // [set][item]
   for (const auto& [set, items] : sets) {
-    prompt_texts.emplace_back();
+    rendered.emplace_back();
     for (const auto& item : items) {
-      prompt_texts.back().push_back(render_chat_prompt(*model, item, f.max_tokens));
+      std::string text = render_chat_prompt(*model, item, f.max_tokens);
+      Tokens tokens = model->tokenize(text, true, true);
       try {
-        check_prompt(*model, model->tokenize(prompt_texts.back().back(), true, true));
+        check_prompt(*model, tokens);
       } catch (const ModelError& e) {
         throw ModelError(fmt::format("{} prompt '{}': {}", set, item.id, e.what()));
       }
+      rendered.back().push_back({std::move(text), std::move(tokens)});
     }
   }
   {  // warm-up: first decodes of each batch shape are slower
@@ -277,8 +283,8 @@ void run_bench(const BenchFlags& f) {
   for (size_t si = 0; si < sets.size(); ++si) {
     const auto& [set, items] = sets[si];
     for (size_t p = 0; p < items.size(); ++p) {
-      const std::string& prompt_text = prompt_texts[si][p];
-      const Tokens prompt = model->tokenize(prompt_text, true, true);
+      const std::string& prompt_text = rendered[si][p].text;
+      const Tokens& prompt = rendered[si][p].tokens;
       std::string reference;
       std::vector<json> rows(names.size());
       for (size_t k = 0; k < names.size(); ++k) {

@@ -164,9 +164,9 @@ class Model {
   // Moves `seq`'s cells together at the start of the cache, in position order, so that the
   // holes are free again (kv_holes() becomes 0): its cells go out and back in through
   // llama.cpp's sequence state, bytes unchanged, laid out as autoregressive decoding lays
-  // them. False, with nothing changed, while another sequence holds cells or the copy would
-  // take more than `max_bytes`. Throws ModelError if the cells cannot be put back.
-  bool kv_compact(int seq, size_t max_bytes);
+  // them, through a buffer of their size (see kv_compact_fits). False, with nothing changed,
+  // while another sequence holds cells. Throws ModelError if the cells cannot be put back.
+  bool kv_compact(int seq);
   // Whether kv_compact(seq) would copy at most `max_bytes` with every cell of the context
   // held: the size of its cells now, per cell, times the context.
   bool kv_compact_fits(int seq, size_t max_bytes) const;

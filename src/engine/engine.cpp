@@ -310,12 +310,13 @@ bool Engine::step() {
     // step, and the holes are closed once a step would not fit after them; near the context's
     // end, where few steps would follow, copying every cell is not worth it.
     const int next_step = std::clamp(cap, 1, kMaxStepNodes);
-    if (trees_ok && !s->compactable)
+    if (trees_ok && s->drafter && !s->compactable)  // plain decoding leaves no holes
       s->compactable = slots_.size() == 1 && model_.kv_compact_fits(s->slot, kMaxCompactionBytes);
-    const bool compacting = trees_ok && *s->compactable && free_cells >= kMinCellsToCompact;
+    const bool can_compact = s->compactable.value_or(false);
+    const bool compacting = can_compact && free_cells >= kMinCellsToCompact;
     const auto close_holes_for = [&](int nodes) {
-      if (trees_ok && *s->compactable && model_.kv_holes() > 0 &&
-          model_.kv_holes() + nodes > free_cells && model_.kv_compact(s->slot, kMaxCompactionBytes))
+      if (can_compact && model_.kv_holes() > 0 && model_.kv_holes() + nodes > free_cells &&
+          model_.kv_compact(s->slot))
         ++s->stats.kv_compactions;
     };
     close_holes_for(next_step);

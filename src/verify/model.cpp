@@ -410,11 +410,11 @@ void Model::kv_clear() {
   llama_memory_clear(memory(), true);
   kv_holes_ = 0;
 }
-bool Model::kv_compact(int seq, size_t max_bytes) {
+bool Model::kv_compact(int seq) {
   for (int other = 0; other < options_.n_seq_max; ++other)
     if (other != seq && llama_memory_seq_pos_max(memory(), other) >= 0) return false;
   const size_t size = llama_state_seq_get_size(ctx_, seq);
-  if (size == 0 || size > max_bytes) return false;
+  if (size == 0) return false;
   std::vector<std::uint8_t> cells(size);
   if (llama_state_seq_get_data(ctx_, cells.data(), size, seq) != size) return false;
   // Restoring removes the sequence's cells first, and with no other cells in use the
