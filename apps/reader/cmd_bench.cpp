@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -26,6 +27,7 @@
 #include "reader/draft_trace.h"
 #include "reader/methods.h"
 #include "reader/profile.h"
+#include "step_times.h"
 #include "verify/prefill.h"
 
 namespace reader::cli {
@@ -172,6 +174,37 @@ void check_bench_flags(const BenchFlags& f) {
     throw UsageError("--cost-curve measures one sequence: drop --batch");
 }
 
+// This run's verification steps against its autoregressive ones (StepTimes), into bench.md and
+// bench.json: the host's load moves what a long step costs against a one-token one, and the
+// speedups with it (session 41: the same choices read 1.77x and 1.90x an hour apart), so a run
+// says what it paid. `methods`: our methods, AR first.
+void add_step_costs(const std::vector<std::string>& methods,
+                    const std::map<std::string, StepTimes>& times, std::string& md, json& out) {
+  constexpr int kMinSteps = 10;  // sizes verified fewer times are left out (noise)
+  const auto ar = times.find(methods.front());
+  const double base = ar == times.end() ? 0 : ar->second.mean_ms(1);
+  if (base <= 0) return;
+  out["ar_ms_per_step"] = base;
+  std::string lines;
+  for (size_t m = 1; m < methods.size(); ++m) {
+    const auto it = times.find(methods[m]);
+    if (it == times.end()) continue;
+    json rows = json::array();
+    std::string line;
+    for (const auto& [n, c] : it->second.relative_to(base, kMinSteps)) {
+      rows.push_back({{"tokens", n}, {"cost", c}, {"steps", it->second.steps(n)}});
+      line += fmt::format("{}{}: {:.2f} ({})", line.empty() ? "" : ", ", n, c, it->second.steps(n));
+    }
+    out[methods[m]] = rows;
+    if (!line.empty()) lines += fmt::format("- {}: {}\n", methods[m], line);
+  }
+  if (!lines.empty())
+    md += fmt::format(
+        "\nVerification steps in this run against an autoregressive step ({:.2f} ms), as tokens "
+        "verified: cost (steps), for sizes seen {} times or more:\n{}",
+        base, kMinSteps, lines);
+}
+
 void run_bench(const BenchFlags& f) {
   check_bench_flags(f);
   if (f.cost_curve) return run_cost_curve(f);
@@ -279,6 +312,7 @@ void run_bench(const BenchFlags& f) {
       gens[g]->run(p, w);
     }
   }
+  std::map<std::string, StepTimes> step_times;  // by method: its verification steps' times
   ProgressBar bar("bench");
   for (size_t si = 0; si < sets.size(); ++si) {
     const auto& [set, items] = sets[si];
@@ -297,6 +331,7 @@ void run_bench(const BenchFlags& f) {
           gens[g]->set_prediction(model->tokenize(items[p].context, false, false));
         if (trace && g > 0) trace->run(set, items[p].id, names[g]);
         const GenerationResult r = gens[g]->run(prompt, opts);
+        step_times[names[g]].add(r.stats);
         rows[g] = generation_to_json(r);
         rows[g]["text"] = r.text;
         if (g == 0 && bound) rows[g].update(bound->add(set, prompt, r.tokens));
@@ -385,6 +420,9 @@ void run_bench(const BenchFlags& f) {
     }
   }
   if (bound) md += bound->annotate(summary);
+  json step_costs = json::object();
+  add_step_costs({names.begin(), names.begin() + static_cast<std::ptrdiff_t>(gens.size())},
+                 step_times, md, step_costs);
   std::filesystem::create_directories(f.out);
   const json config = {{"model", model->description()},
                        {"model_path", f.model.model_path},
@@ -397,8 +435,11 @@ void run_bench(const BenchFlags& f) {
                        {"seed", f.seed},
                        {"datastore", inputs.datastore ? inputs.datastore->path().string() : ""},
                        {"peers", peers ? peers->describe() : json()}};
-  write_file(std::filesystem::path(f.out) / "bench.json",
-             dump_json(json{{"config", config}, {"summary", summary}, {"runs", runs}}, 1));
+  write_file(std::filesystem::path(f.out) / "bench.json", dump_json(json{{"config", config},
+                                                                         {"summary", summary},
+                                                                         {"step_costs", step_costs},
+                                                                         {"runs", runs}},
+                                                                    1));
   write_file(std::filesystem::path(f.out) / "bench.md", md);
   write_file(std::filesystem::path(f.out) / "speedup.svg", render_svg(chart));
   std::printf("%s\nwrote %s/{bench.json, bench.md, speedup.svg}\n", md.c_str(), f.out.c_str());

@@ -17,6 +17,7 @@
 #include "prompt_sets.h"
 #include "reader/methods.h"
 #include "reader/profile.h"
+#include "step_times.h"
 
 namespace reader::cli {
 namespace {
@@ -99,36 +100,23 @@ CostCurve measure_steps_in_place(Model& model, const LoadedInputs& inputs, const
   reader_config.profile = &p;
   Generator reader(model, reader_config);
   Generator ar(model, inputs.config(Method::kAutoregressive));
-  double ar_ms = 0, ar_steps = 0;
-  std::vector<double> ms, steps;
+  StepTimes ar_steps, reader_steps;
   ProgressBar bar("tune: steps in place");
   for (size_t i = 0; i < prompts.size(); ++i) {
     for (int k = 0; k < 2; ++k) {  // rotated, so that drift weighs on both alike
       if ((k + static_cast<int>(i)) % 2 == 0) {
-        const GenerationStats st = ar.run(prompts[i].tokens, opts).stats;
-        ar_ms += st.verify_ms;
-        ar_steps += st.steps;
+        ar_steps.add(ar.run(prompts[i].tokens, opts).stats);
       } else {
-        const GenerationStats st = reader.run(prompts[i].tokens, opts).stats;
-        ms.resize(std::max(ms.size(), st.verify_ms_by_size.size()), 0.0);
-        steps.resize(ms.size(), 0.0);
-        for (size_t n = 0; n < st.verify_ms_by_size.size(); ++n) {
-          ms[n] += st.verify_ms_by_size[n];
-          steps[n] += st.verified_histogram[n];
-        }
+        reader_steps.add(reader.run(prompts[i].tokens, opts).stats);
       }
     }
     bar.update(static_cast<double>(i + 1) / static_cast<double>(prompts.size()), prompts[i].id);
   }
   bar.finish();
   std::vector<std::pair<int, double>> points = {{1, 1.0}};
-  if (ar_ms > 0 && ar_steps > 0) {
-    const double one = ar_ms / ar_steps;
-    for (size_t n = 2; n < ms.size(); ++n)
-      if (steps[n] >= kMinSteps)  // non-decreasing, as a curve must be (timing noise)
-        points.emplace_back(static_cast<int>(n),
-                            std::max(points.back().second, ms[n] / steps[n] / one));
-  }
+  for (const auto& [n, c] : reader_steps.relative_to(ar_steps.mean_ms(1), kMinSteps))
+    if (n >= 2)  // non-decreasing, as a curve must be (timing noise)
+      points.emplace_back(n, std::max(points.back().second, c));
   return CostCurve(std::move(points));
 }
 

@@ -70,6 +70,22 @@ TEST(CliBench, SummariesFollowFromThePerPromptRows) {
   EXPECT_EQ(agreed, recorded) << text;
   std::filesystem::remove_all(out);
   EXPECT_NE(md.find("| speedup (total time) |"), std::string::npos) << md;
+  // What the run's steps cost against AR's (a record, not a claim about speed): every listed
+  // size seen at least 10 times, in size order, and the same figures in bench.md.
+  ASSERT_TRUE(bench.contains("step_costs")) << bench.dump().substr(0, 400);
+  const json& costs = bench["step_costs"];
+  EXPECT_GT(costs["ar_ms_per_step"].get<double>(), 0.0);
+  ASSERT_TRUE(costs.contains("reader")) << costs.dump();
+  int last_size = 0;
+  for (const json& row : costs["reader"]) {
+    EXPECT_GE(row["steps"].get<int>(), 10) << row.dump();
+    EXPECT_GT(row["cost"].get<double>(), 0.0) << row.dump();
+    EXPECT_GT(row["tokens"].get<int>(), last_size) << costs.dump();
+    last_size = row["tokens"].get<int>();
+  }
+  if (!costs["reader"].empty()) {
+    EXPECT_NE(md.find("Verification steps in this run"), std::string::npos) << md;
+  }
 
   // set -> method -> per-prompt tokens/s, and total tokens and decode time.
   std::map<std::string, std::map<std::string, std::vector<double>>> tps;

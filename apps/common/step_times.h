@@ -1,0 +1,30 @@
+// StepTimes: what verification steps cost where they ran, by how many tokens they verified,
+// summed over generations. `reader tune` turns it into the in-place cost curve the policy
+// uses (cost_in_place); `reader bench` prints it beside its speedups, since the same host
+// prices a long step against a one-token one differently from hour to hour (session 41:
+// 8 tokens 1.45x against 1.53x, same code and choices, speedups 7% apart).
+#pragma once
+
+#include <utility>
+#include <vector>
+
+#include "reader/generate.h"
+
+namespace reader {
+
+class StepTimes {
+ public:
+  // Adds a generation's steps (GenerationStats::verified_histogram, verify_ms_by_size).
+  void add(const GenerationStats& stats);
+  int steps(int tokens) const;       // steps that verified `tokens` tokens
+  double mean_ms(int tokens) const;  // their mean time (0: none)
+  // For each size with at least min_steps steps (and one at least): its mean time over
+  // `base_ms` (an autoregressive step's), in size order.
+  std::vector<std::pair<int, double>> relative_to(double base_ms, int min_steps) const;
+
+ private:
+  std::vector<double> ms_;  // [n]: summed time of the steps that verified n tokens
+  std::vector<int> steps_;  // [n]: how many there were
+};
+
+}  // namespace reader
