@@ -80,15 +80,19 @@ void run_build(const BuildFlags& f) {
   meta.vocab_size = static_cast<uint32_t>(model->n_vocab());
   meta.tokenizer_fingerprint = model->tokenizer_fingerprint();
   meta.tokenizer_name = std::filesystem::path(f.model).filename().string().substr(0, 63);
+  // Written whole and then renamed into place (atomic_file.h), so a file already there is only
+  // replaced by a complete datastore; say so, since the default --out is the default datastore.
+  const bool replacing = std::filesystem::exists(out);
   const BuildSummary sum = builder.write(out, meta);
   index_bar.finish();
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf(
-      "datastore %s\n  documents %llu (%llu empty skipped, %llu malformed lines skipped, %llu "
+      "datastore %s%s\n  documents %llu (%llu empty skipped, %llu malformed lines skipped, %llu "
       "without the field)\n"
       "  tokens %llu | text %.1f MB | file %.1f MB (%.2f bytes/token)\n  %.1f s total (suffix "
       "array %.2f s) | peak RSS %.0f MB\n",
-      out.c_str(), static_cast<unsigned long long>(sum.document_count),
+      out.c_str(), replacing ? " (replaced the file that was there)" : "",
+      static_cast<unsigned long long>(sum.document_count),
       static_cast<unsigned long long>(sum.skipped_empty_documents),
       static_cast<unsigned long long>(all.malformed_lines),
       static_cast<unsigned long long>(all.missing_field),
