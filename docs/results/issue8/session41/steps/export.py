@@ -2,7 +2,8 @@
 #   P n t1..tn            (a generation's prompt tokens)
 #   S k p1..p(k-1) t0..t(k-1) a  (kept tree in batch order: parents of nodes 1..k-1, tokens, accepted nodes count incl root)
 import sys, json
-sys.path.insert(0, '/work/main/scripts')
+import os
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../../../../scripts'))
 from replay_drafts import read_generations, generation_steps, judge
 trace, want = sys.argv[1], sys.argv[2]
 for s, prompt, steps, commits in read_generations(trace, 'reader'):

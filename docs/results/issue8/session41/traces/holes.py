@@ -1,5 +1,7 @@
 import sys, collections
-sys.path.insert(0, '/work/main/scripts')
+import os
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.join(HERE, '../../../../../scripts')]
 from replay_drafts import read_generations, generation_steps, judge, alphas
 tot=collections.defaultdict(collections.Counter)
 for s,prompt,steps,commits in read_generations(sys.argv[1],'reader'):

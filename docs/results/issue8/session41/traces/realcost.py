@@ -1,5 +1,7 @@
 import sys, json, collections
-sys.path.insert(0, '/work/main/scripts')
+import os
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.join(HERE, '../../../../../scripts')]
 from replay_drafts import read_generations, generation_steps, judge, best_subtree, accepted_depth
 trace, bench = sys.argv[1], sys.argv[2]
 d=json.load(open(bench))

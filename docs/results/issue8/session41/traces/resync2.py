@@ -1,16 +1,10 @@
 import sys, collections
-sys.path.insert(0, '/work/main/scripts')
+import os
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.join(HERE, '../../../../../scripts')]
 from replay_drafts import read_generations, generation_steps, judge
+from copy_match import longest_suffix_match
 D=16
-def longest_suffix_match(ctx, maxm=32):
-    # latest longest earlier occurrence of ctx's suffix; returns (len, pos after match)
-    n=len(ctx); last=ctx[-1]; best=0; bp=None
-    for p in range(n-2, -1, -1):
-        if ctx[p]!=last: continue
-        l=1
-        while l<maxm and p-l>=0 and ctx[p-l]==ctx[n-1-l]: l+=1
-        if l>best: best, bp = l, p+1
-    return best, bp
 agg=collections.defaultdict(collections.Counter)
 for s,prompt,steps,commits in read_generations(sys.argv[1],'reader'):
     src=None

@@ -2,17 +2,12 @@
 # (< 3) and the pointer's next token is already a drafted child of the root, verify the
 # pointer's next D tokens too (under that child). Tokens per priced cost vs recorded.
 import sys, collections
-sys.path.insert(0, '/work/main/scripts')
+import os
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.join(HERE, '../../../../../scripts')]
 from replay_drafts import read_generations, generation_steps, judge
+from copy_match import longest_suffix_match
 D = int(sys.argv[2]) if len(sys.argv) > 2 else 8
-def longest_suffix_match(ctx, maxm=32):
-    n=len(ctx); last=ctx[-1]; best=0; bp=None
-    for p in range(n-2, max(-1, n-8194), -1):
-        if ctx[p]!=last: continue
-        l=1
-        while l<maxm and p-l>=0 and ctx[p-l]==ctx[n-1-l]: l+=1
-        if l>best: best, bp = l, p+1
-    return best, bp
 agg=collections.defaultdict(collections.Counter)
 for s,prompt,steps,commits in read_generations(sys.argv[1],'reader'):
     src=None
