@@ -1,8 +1,8 @@
 // StepTimes: what verification steps cost where they ran, by how many tokens they verified,
 // summed over generations. `reader tune` turns it into the in-place cost curve the policy
 // uses (cost_in_place); `reader bench` prints it beside its speedups, since the same host
-// prices a long step against a one-token one differently from hour to hour (session 41:
-// 8 tokens 1.45x against 1.53x, same code and choices, speedups 7% apart).
+// prices a long step against a one-token one differently from hour to hour (sessions 40 and
+// 41 on one VM: 8 tokens 1.53x and 1.45x, same code and choices, speedups 1.77x and 1.90x).
 #pragma once
 
 #include <utility>

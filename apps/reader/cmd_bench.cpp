@@ -174,10 +174,8 @@ void check_bench_flags(const BenchFlags& f) {
     throw UsageError("--cost-curve measures one sequence: drop --batch");
 }
 
-// This run's verification steps against its autoregressive ones (StepTimes), into bench.md and
-// bench.json: the host's load moves what a long step costs against a one-token one, and the
-// speedups with it (sessions 40 and 41: the same choices read 1.77x and 1.90x on one VM), so a run
-// says what it paid. `methods`: our methods, AR first.
+// This run's verification steps against its autoregressive ones, into bench.md and bench.json,
+// so that a run says what it paid (why: step_times.h). `methods`: our methods, AR first.
 void add_step_costs(const std::vector<std::string>& methods,
                     const std::map<std::string, StepTimes>& times, std::string& md, json& out) {
   constexpr int kMinSteps = 10;  // sizes verified fewer times are left out (noise)
