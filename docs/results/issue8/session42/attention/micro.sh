@@ -1,5 +1,5 @@
 #!/bin/bash
-# ndecode medians (ndecode.cpp, built as docs/results/issue8/session41/README.md builds its probes),
+# ndecode medians (docs/results/issue8/session41/steps/ndecode.cpp, built as that README builds its probes),
 # libraries alternated within each (L, n): rounds x L x n x lib. LIB_A, LIB_B, LIB_C: folders
 # holding a libggml-cpu.so.0 built from the patched sdist.   NDECODE=... micro.sh > OUT
 M=${MODEL:-models/SmolLM2-135M-Instruct.Q8_0.gguf}
