@@ -14,6 +14,10 @@ namespace reader {
 
 class StepTimes {
  public:
+  // Sizes verified fewer times than this are timing noise: tune's curve and bench's record
+  // leave them out.
+  static constexpr int kEnoughSteps = 10;
+
   // Adds a generation's steps (GenerationStats::verified_histogram, verify_ms_by_size).
   void add(const GenerationStats& stats);
   int steps(int tokens) const;       // steps that verified `tokens` tokens

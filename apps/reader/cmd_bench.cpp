@@ -178,7 +178,6 @@ void check_bench_flags(const BenchFlags& f) {
 // so that a run says what it paid (why: step_times.h). `methods`: our methods, AR first.
 void add_step_costs(const std::vector<std::string>& methods,
                     const std::map<std::string, StepTimes>& times, std::string& md, json& out) {
-  constexpr int kMinSteps = 10;  // sizes verified fewer times are left out (noise)
   const auto ar = times.find(methods.front());
   const double base = ar == times.end() ? 0 : ar->second.mean_ms(1);
   if (base <= 0) return;
@@ -189,7 +188,7 @@ void add_step_costs(const std::vector<std::string>& methods,
     if (it == times.end()) continue;
     json rows = json::array();
     std::string line;
-    for (const auto& [n, c] : it->second.relative_to(base, kMinSteps)) {
+    for (const auto& [n, c] : it->second.relative_to(base, StepTimes::kEnoughSteps)) {
       rows.push_back({{"tokens", n}, {"cost", c}, {"steps", it->second.steps(n)}});
       line += fmt::format("{}{}: {:.2f} ({})", line.empty() ? "" : ", ", n, c, it->second.steps(n));
     }
@@ -200,7 +199,7 @@ void add_step_costs(const std::vector<std::string>& methods,
     md += fmt::format(
         "\nVerification steps in this run against an autoregressive step ({:.2f} ms), as tokens "
         "verified: cost (steps), for sizes seen {} times or more:\n{}",
-        base, kMinSteps, lines);
+        base, StepTimes::kEnoughSteps, lines);
 }
 
 void run_bench(const BenchFlags& f) {

@@ -90,12 +90,12 @@ Calibration calibrate(Model& model, const MethodConfig& config,
 // probe times each size right after a one-token decode in a loop that does nothing else; among
 // drafting, bookkeeping and steps of changing sizes, a step cost more than that (session 31, in
 // this host's fast hours: 4 tokens 1.61 one-token steps where the probe said 1.16, 8 tokens
-// 2.51 against 1.58; docs/tree-sizes.md, session 31). Sizes verified fewer than kMinSteps times are
-// left out; where none is left, the curve is c(1) = 1 alone (measured, nothing to change).
+// 2.51 against 1.58; docs/tree-sizes.md, session 31). Sizes verified fewer than
+// StepTimes::kEnoughSteps times are left out; where none is left, the curve is c(1) = 1 alone
+// (measured, nothing to change).
 CostCurve measure_steps_in_place(Model& model, const LoadedInputs& inputs, const Profile& p,
                                  const std::vector<CalibrationPrompt>& prompts,
                                  const GenerationOptions& opts) {
-  constexpr int kMinSteps = 10;
   MethodConfig reader_config = inputs.config(Method::kReader);
   reader_config.profile = &p;
   Generator reader(model, reader_config);
@@ -114,7 +114,7 @@ CostCurve measure_steps_in_place(Model& model, const LoadedInputs& inputs, const
   }
   bar.finish();
   std::vector<std::pair<int, double>> points = {{1, 1.0}};
-  for (const auto& [n, c] : reader_steps.relative_to(ar_steps.mean_ms(1), kMinSteps))
+  for (const auto& [n, c] : reader_steps.relative_to(ar_steps.mean_ms(1), StepTimes::kEnoughSteps))
     if (n >= 2)  // non-decreasing, as a curve must be (timing noise)
       points.emplace_back(n, std::max(points.back().second, c));
   return CostCurve(std::move(points));
