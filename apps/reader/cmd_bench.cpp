@@ -189,8 +189,9 @@ void add_step_costs(const std::vector<std::string>& methods,
     json rows = json::array();
     std::string line;
     for (const auto& [n, c] : it->second.relative_to(base, StepTimes::kEnoughSteps)) {
-      rows.push_back({{"tokens", n}, {"cost", c}, {"steps", it->second.steps(n)}});
-      line += fmt::format("{}{}: {:.2f} ({})", line.empty() ? "" : ", ", n, c, it->second.steps(n));
+      const int steps = it->second.steps(n);
+      rows.push_back({{"tokens", n}, {"cost", c}, {"steps", steps}});
+      line += fmt::format("{}{}: {:.2f} ({})", line.empty() ? "" : ", ", n, c, steps);
     }
     out[methods[m]] = rows;
     if (!line.empty()) lines += fmt::format("- {}: {}\n", methods[m], line);
