@@ -8,7 +8,7 @@ round and seed), sampled over greedy, and the same two figures for the bound, so
 share of greedy's speedup that sampling keeps can be read beside the share the texts
 themselves allow.
 
-usage: summary.py DIR
+usage: summary.py DIR [--svg FILE]   (FILE: the four figures per set as grouped bars)
 """
 import glob
 import gzip
@@ -28,6 +28,7 @@ def load(run):
 
 def main():
     d = sys.argv[1] if len(sys.argv) > 1 else sys.exit(__doc__)
+    svg = sys.argv[sys.argv.index("--svg") + 1] if "--svg" in sys.argv else None
     rounds = sorted({os.path.basename(p).split("_")[0] for p in glob.glob(os.path.join(d, "r*_greedy"))})
     speed = {"greedy": {}, "sampled": {}}  # kind -> set -> [speedup]
     bound = {"greedy": {}, "sampled": {}}
@@ -50,19 +51,26 @@ def main():
     print("| set | greedy | T = 0.8 | sampled / greedy | bound greedy | bound T = 0.8 | bound ratio | share of bound greedy / T = 0.8 |")
     print("|---|---|---|---|---|---|---|---|")
     logs = {"g": [], "s": [], "bg": [], "bs": []}
+    groups = {}
     for s in speed["greedy"]:
         g = statistics.median(speed["greedy"][s])
         t = statistics.median(speed["sampled"][s])
         bg = statistics.median(bound["greedy"].get(s, [math.nan]))
         bs = statistics.median(bound["sampled"].get(s, [math.nan]))
+        groups[s] = {"READER greedy": g, "READER T = 0.8": t, "bound greedy": bg, "bound T = 0.8": bs}
         for k, v in (("g", g), ("s", t), ("bg", bg), ("bs", bs)):
             logs[k].append(math.log(v))
         print(f"| {s} | {g:.2f}x | {t:.2f}x | {100 * t / g:.0f}% | {bg:.2f}x | {bs:.2f}x | "
               f"{100 * bs / bg:.0f}% | {100 * g / bg:.0f}% / {100 * t / bs:.0f}% |")
     gm = {k: math.exp(statistics.mean(v)) for k, v in logs.items()}
-    print(f"| geomean | {gm['g']:.2f}x | {gm['s']:.2f}x | {100 * gm['s'] / gm['g']:.0f}% | "
+    print(f"| geomean | {gm['g']:.2f}x | {gm['s']:.2f}x | {100 * gm['s'] / gm['g']:.1f}% | "
           f"{gm['bg']:.2f}x | {gm['bs']:.2f}x | {100 * gm['bs'] / gm['bg']:.0f}% | "
           f"{100 * gm['g'] / gm['bg']:.0f}% / {100 * gm['s'] / gm['bs']:.0f}% |")
+    if svg:
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../.."))
+        from svg_bars import grouped_bars
+        grouped_bars(svg, "READER over AR, greedy and T = 0.8 (seeds 1-3), with the copy-oracle bound of each text",
+                     groups, list(next(iter(groups.values()))), colours=["#1f77b4", "#aec7e8", "#ff7f0e", "#ffbb78"])
 
 
 if __name__ == "__main__":
