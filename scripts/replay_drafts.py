@@ -41,6 +41,9 @@ import math
 import sys
 from collections import defaultdict
 
+# A step's "sources" by code: generate.h's DraftSource, in order.
+SOURCE_NAMES = ["model", "speculator", "widening", "deepening", "suffix", "copy"]
+
 
 def read_generations(path, method):
     """Yields (set, prompt, steps, commits) per traced generation of `method`; steps[i]

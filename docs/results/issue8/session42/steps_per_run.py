@@ -2,11 +2,12 @@
 """Per bench run: READER's tokens and drafted tokens a step, AR's mean ms a token and READER's
 mean ms a step, overall and by set (the figures of this README's sections 3 and 4).
 steps_per_run.py RUN_DIR...   (RUN_DIR/bench.json or bench.json.gz)"""
-import gzip, json, os, sys
+import os, sys
 from collections import defaultdict
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from bench_io import load_bench
 for d in sys.argv[1:]:
-    path = os.path.join(d, "bench.json")
-    runs = json.load(gzip.open(path + ".gz") if not os.path.exists(path) else open(path))["runs"]
+    runs = load_bench(d)["runs"]
     tok = steps = drafted = ar_ms = ar_tok = reader_ms = 0; by_set = defaultdict(lambda: [0, 0, 0])
     for r in runs:
         if r["set"] == "warm-up": continue

@@ -12,18 +12,41 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../../../scripts"))
-from replay_drafts import generation_steps, judge, read_generations  # noqa: E402
+from replay_drafts import SOURCE_NAMES, generation_steps, judge, read_generations  # noqa: E402
 
-SOURCES = ["model", "speculator", "widening", "deepening", "suffix", "copy"]
+
+class Tally:
+    """Nodes judged in one cell: their estimates summed, how many were accepted, how many."""
+
+    def __init__(self):
+        self.q = self.accepted = self.n = 0
+
+    def add(self, q, accepted):
+        self.q += q
+        self.accepted += accepted
+        self.n += 1
+
+    def columns(self):
+        return f"{self.n} | {self.q / self.n:.3f} | {self.accepted / self.n:.3f} | {self.accepted / self.q:.2f}"
+
+
+def print_table(title, header, cells, label, min_nodes):
+    """One markdown table: `label(key)` gives a row's leading columns, cells under min_nodes are left out."""
+    if title:
+        print(title)
+    print(f"| {header} | nodes | mean q | accepted | accepted / q |")
+    print("|---" * (header.count("|") + 5) + "|")
+    for key, t in sorted(cells.items()):
+        if t.n >= min_nodes:
+            print(f"| {label(key)} | {t.columns()} |")
 
 
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
-    # (set, source, kept) -> [sum q, accepted, n]
-    cell = defaultdict(lambda: [0.0, 0, 0])
-    by_context = defaultdict(lambda: [0.0, 0, 0])  # (set, context bucket) -> same, kept nodes
-    copy_depth = defaultdict(lambda: [0.0, 0, 0])  # (set, depth bucket, kept) -> same, copy nodes
+    by_source = defaultdict(Tally)  # (set, source, verified)
+    by_context = defaultdict(Tally)  # (set, context bucket), verified nodes
+    copy_depth = defaultdict(Tally)  # (set, depth bucket, verified), copy nodes
     for path in sys.argv[1:]:
         for name, prompt, steps, commits in read_generations(path, "reader"):
             for context, step, future in generation_steps(prompt, steps, commits):
@@ -33,40 +56,21 @@ def main():
                     parent = step["parents"][i - 1]
                     if not matched[parent] or depth[i] - 1 >= len(future):
                         continue
-                    q = step["q"][i - 1]
-                    key = (name, SOURCES[step["sources"][i - 1]], i in keep)
-                    c = cell[key]
-                    c[0] += q
-                    c[1] += matched[i]
-                    c[2] += 1
-                    if key[1] == "copy":
-                        d = copy_depth[(name, "1" if depth[i] == 1 else "2-3" if depth[i] <= 3 else "4+", i in keep)]
-                        d[0] += q
-                        d[1] += matched[i]
-                        d[2] += 1
-                    if i in keep:
-                        b = by_context[(name, min(len(context) // 500 * 500, 2000))]
-                        b[0] += q
-                        b[1] += matched[i]
-                        b[2] += 1
-    print("| set | source | verified | nodes | mean q | accepted | accepted / q |")
-    print("|---|---|---|---|---|---|---|")
-    for (name, source, kept), (q, a, n) in sorted(cell.items()):
-        if n >= 20:
-            print(f"| {name} | {source} | {'yes' if kept else 'no'} | {n} | {q / n:.3f} | {a / n:.3f} | {a / q:.2f} |")
-    print("\nverified nodes by the text's length (prompt + output so far):\n")
-    print("| set | tokens | nodes | mean q | accepted | accepted / q |")
-    print("|---|---|---|---|---|---|")
-    for (name, b), (q, a, n) in sorted(by_context.items()):
-        if n >= 20:
-            print(f"| {name} | {b}-{b + 499 if b < 2000 else ''} | {n} | {q / n:.3f} | {a / n:.3f} | {a / q:.2f} |")
-
-    print("\ncopy nodes by depth (the copy's n-th token):\n")
-    print("| set | depth | verified | nodes | mean q | accepted | accepted / q |")
-    print("|---|---|---|---|---|---|---|")
-    for (name, d, kept), (q, a, n) in sorted(copy_depth.items()):
-        if n >= 10:
-            print(f"| {name} | {d} | {'yes' if kept else 'no'} | {n} | {q / n:.3f} | {a / n:.3f} | {a / q:.2f} |")
+                    q, ok, kept = step["q"][i - 1], matched[i], i in keep
+                    source = SOURCE_NAMES[step["sources"][i - 1]]
+                    by_source[(name, source, kept)].add(q, ok)
+                    if source == "copy":
+                        bucket = "1" if depth[i] == 1 else "2-3" if depth[i] <= 3 else "4+"
+                        copy_depth[(name, bucket, kept)].add(q, ok)
+                    if kept:
+                        by_context[(name, min(len(context) // 500 * 500, 2000))].add(q, ok)
+    yes_no = lambda kept: "yes" if kept else "no"  # noqa: E731
+    print_table("", "set | source | verified", by_source,
+                lambda k: f"{k[0]} | {k[1]} | {yes_no(k[2])}", 20)
+    print_table("\nverified nodes by the text's length (prompt + output so far):\n", "set | tokens",
+                by_context, lambda k: f"{k[0]} | {k[1]}-{k[1] + 499 if k[1] < 2000 else ''}", 20)
+    print_table("\ncopy nodes by depth (the copy's n-th token):\n", "set | depth | verified",
+                copy_depth, lambda k: f"{k[0]} | {k[1]} | {yes_no(k[2])}", 10)
 
 
 if __name__ == "__main__":

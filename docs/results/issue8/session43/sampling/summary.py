@@ -11,19 +11,14 @@ themselves allow.
 usage: summary.py DIR [--svg FILE]   (FILE: the four figures per set as grouped bars)
 """
 import glob
-import gzip
-import json
 import math
 import os
 import statistics
 import sys
 
-
-def load(run):
-    path = os.path.join(run, "bench.json")
-    if os.path.exists(path):
-        return json.load(open(path))
-    return json.load(gzip.open(path + ".gz"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../.."))
+from bench_io import load_bench  # noqa: E402
+from svg_bars import grouped_bars  # noqa: E402
 
 
 def main():
@@ -35,7 +30,7 @@ def main():
     same = total = 0
     for r in rounds:
         for cfg in ("greedy", "s1", "s2", "s3"):
-            j = load(os.path.join(d, f"{r}_{cfg}"))
+            j = load_bench(os.path.join(d, f"{r}_{cfg}"))
             kind = "greedy" if cfg == "greedy" else "sampled"
             for row in j["summary"]:
                 if row["method"] != "reader":
@@ -67,8 +62,6 @@ def main():
           f"{gm['bg']:.2f}x | {gm['bs']:.2f}x | {100 * gm['bs'] / gm['bg']:.0f}% | "
           f"{100 * gm['g'] / gm['bg']:.0f}% / {100 * gm['s'] / gm['bs']:.0f}% |")
     if svg:
-        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../.."))
-        from svg_bars import grouped_bars
         grouped_bars(svg, "READER over AR, greedy and T = 0.8 (seeds 1-3), with the copy-oracle bound of each text",
                      groups, list(next(iter(groups.values()))), colours=["#1f77b4", "#aec7e8", "#ff7f0e", "#ffbb78"])
 

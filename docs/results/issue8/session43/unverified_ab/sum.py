@@ -5,18 +5,14 @@ tokens committed and drafted per step, and READER runs identical to AR.
 Layout: DIR/r{round}_{arm}/bench.json[.gz] (session16/token_record_ab/run.sh).
 usage: sum.py DIR"""
 import glob
-import gzip
-import json
 import math
 import os
 import statistics
 import sys
 from collections import defaultdict
 
-
-def load(run):
-    p = os.path.join(run, "bench.json")
-    return json.load(open(p)) if os.path.exists(p) else json.load(gzip.open(p + ".gz"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../.."))
+from bench_io import load_bench  # noqa: E402
 
 
 def geomean(v):
@@ -32,7 +28,7 @@ for run in sorted(glob.glob(os.path.join(d, "r*_*"))):
     if not os.path.isdir(run):
         continue
     arm = os.path.basename(run).split("_", 1)[1]
-    j = load(run)
+    j = load_bench(run)
     sp = {r["set"]: r["speedup"] for r in j["summary"] if r["method"] == "reader"}
     for s, v in sp.items():
         speed[arm][s].append(v)
