@@ -11,15 +11,12 @@ alone. The doubt of low estimates (tree_policy.h) is applied as the drafter appl
 
 usage: replay_copy_depth.py OUT/drafts.jsonl[.gz]
 """
-import math
-import os
 import sys
 from collections import defaultdict
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../../scripts"))
-from copy_ambiguity import COPY, copy_with_places  # noqa: E402
-from replay_drafts import (accepted_depth, best_subtree, generation_steps, judge,  # noqa: E402
-                           read_generations)
+from copy_ambiguity import COPY, copy_with_places
+from replay_common import Totals, weighed_steps
+from replay_drafts import best_subtree, judge
 
 
 def match_bucket(m):
@@ -50,48 +47,33 @@ def doubt(q):
 
 
 def main():
-    gens = list(read_generations(sys.argv[1], "reader"))
+    steps = list(weighed_steps(sys.argv[1]))
     rates = {v: defaultdict(lambda: [0, 0]) for v in "ab"}
-    for _, prompt, steps, commits in gens:
-        for context, step, future in generation_steps(prompt, steps, commits):
-            nodes, match = copy_nodes(step, context)
-            if not nodes:
+    for _, context, step, future in steps:
+        nodes, match = copy_nodes(step, context)
+        _, matched = judge(step, future)
+        for node, depth in nodes.items():
+            if not matched[step["parents"][node - 1]]:
                 continue
-            _, matched = judge(step, future)
-            for node, depth in nodes.items():
-                if not matched[step["parents"][node - 1]]:
-                    continue
-                for v in "ab":
-                    cell = rates[v][features(v, match, depth)]
-                    cell[0] += matched[node]
-                    cell[1] += 1
-    totals = defaultdict(lambda: defaultdict(lambda: [0.0, 0.0]))
-    for name, prompt, steps, commits in gens:
-        for context, step, future in generation_steps(prompt, steps, commits):
-            if not all(q >= 0 for q in step["q"]):
-                continue
-            judged = judge(step, future)
-            cost = step["cost"]
-            nodes, match = copy_nodes(step, context)
-            for v in ("recorded", "a", "b"):
-                q = list(step["q"])
-                if v != "recorded":
-                    for node, depth in nodes.items():
-                        ok, n = rates[v][features(v, match, depth)]
-                        q[node - 1] = doubt((ok + 2 * 0.5) / (n + 2))
-                keep = best_subtree(dict(step, q=q))
-                totals[name][v][0] += 1 + accepted_depth(judged, keep)
-                totals[name][v][1] += cost[len(keep) - 1]
+            for v in "ab":
+                cell = rates[v][features(v, match, depth)]
+                cell[0] += matched[node]
+                cell[1] += 1
+    totals = Totals()
+    for name, context, step, future in steps:
+        judged = judge(step, future)
+        nodes, match = copy_nodes(step, context)
+        for v in ("recorded", "a", "b"):
+            q = list(step["q"])
+            if v != "recorded":
+                for node, depth in nodes.items():
+                    ok, n = rates[v][features(v, match, depth)]
+                    q[node - 1] = doubt((ok + 2 * 0.5) / (n + 2))
+            totals.add(name, v, judged, best_subtree(dict(step, q=q)), step["cost"])
     print("tokens per unit of verification cost, Theorem 1 over whole subtrees:\n")
-    print("| set | shipped estimates | (a) rates by the kind's features | (b) by the match "
-          "continued | (b) / (a) |")
-    print("|---|---|---|---|---|")
-    logs = []
-    for name, t in totals.items():
-        r, a, b = (t[v][0] / t[v][1] for v in ("recorded", "a", "b"))
-        logs.append(math.log(b / a))
-        print(f"| {name} | {r:.3f} | {a:.3f} | {b:.3f} | {b / a:.4f} |")
-    print(f"| geometric mean | | | | {math.exp(sum(logs) / len(logs)):.4f} |")
+    totals.print_table(["recorded", "a", "b"],
+                       ["shipped estimates", "(a) rates by the kind's features",
+                        "(b) by the match continued"], ("b", "a"))
 
 
 if __name__ == "__main__":

@@ -7,21 +7,15 @@ set: an upper bound on what any recalibration of the same estimates could bring.
 
 usage: replay_recalibrated.py OUT/drafts.jsonl[.gz]
 """
-import math
-import os
 import sys
 from collections import defaultdict
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../../scripts"))
-from replay_drafts import (accepted_depth, best_subtree, generation_steps, judge,  # noqa: E402
-                           read_generations)
+from replay_common import Totals, weighed_steps
+from replay_drafts import best_subtree, judge
 
 
 def main():
-    gens = list(read_generations(sys.argv[1], "reader"))
-    weighed = [(name, context, step, future) for name, prompt, steps, commits in gens
-               for context, step, future in generation_steps(prompt, steps, commits)
-               if all(q >= 0 for q in step["q"])]
+    weighed = list(weighed_steps(sys.argv[1]))
     rates = defaultdict(lambda: [[0, 0] for _ in range(20)])  # set -> twentieth -> [ok, n]
     for name, _, step, future in weighed:
         _, matched = judge(step, future)
@@ -30,30 +24,20 @@ def main():
                 cell = rates[name][min(19, int(q * 20))]
                 cell[0] += matched[i]
                 cell[1] += 1
-    totals = defaultdict(lambda: [0.0, 0.0, 0.0, 0.0])
+    totals = Totals()
     for name, _, step, future in weighed:
-        judged = judge(step, future)
-        cost = step["cost"]
 
         def recalibrated(q, r=rates[name]):
             ok, n = r[min(19, int(q * 20))]
             return (ok + 5 * q) / (n + 5)
 
-        base = best_subtree(step)
-        new = best_subtree(dict(step, q=[recalibrated(q) for q in step["q"]]))
-        t = totals[name]
-        t[0] += 1 + accepted_depth(judged, base)
-        t[1] += cost[len(base) - 1]
-        t[2] += 1 + accepted_depth(judged, new)
-        t[3] += cost[len(new) - 1]
-    print("| set | tokens per unit of cost, as weighed | recalibrated | ratio |")
-    print("|---|---|---|---|")
-    logs = []
-    for name, t in totals.items():
-        a, b = t[0] / t[1], t[2] / t[3]
-        logs.append(math.log(b / a))
-        print(f"| {name} | {a:.3f} | {b:.3f} | {b / a:.4f} |")
-    print(f"| geometric mean | | | {math.exp(sum(logs) / len(logs)):.4f} |")
+        judged = judge(step, future)
+        totals.add(name, "weighed", judged, best_subtree(step), step["cost"])
+        totals.add(name, "recalibrated", judged,
+                   best_subtree(dict(step, q=[recalibrated(q) for q in step["q"]])), step["cost"])
+    totals.print_table(["weighed", "recalibrated"],
+                       ["tokens per unit of cost, as weighed", "recalibrated"],
+                       ("recalibrated", "weighed"))
 
 
 if __name__ == "__main__":
