@@ -1,6 +1,6 @@
 """The README's main table from several `reader bench --bound --peers` runs: medians over runs.
 
-    python3 summary3.py DIR1 DIR2 DIR3 [--svg OUT.svg]     (each DIR holds bench.json)
+    python3 summary3.py DIR1 DIR2 DIR3 [--svg OUT.svg]     (each DIR holds bench.json[.gz])
     python3 summary3.py DIR1 DIR2 DIR3 --total-time        (speedups by total time instead)
 
 Per set: every method's and peer's speedup (the bench's ratio of median tok/s over our AR),
@@ -9,7 +9,6 @@ and READER's share of it; READER's slowest prompt and 10th percentile of per-pro
 each prompt's speedup being its median over the runs. Last rows: geometric means over the
 sets of the medians, then each run's own geometric means (the spread between runs).
 """
-import json
 import math
 import os
 import statistics as st
@@ -17,6 +16,7 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from bench_io import load_bench  # noqa: E402
 from svg_bars import grouped_bars  # noqa: E402
 
 args = sys.argv[1:]
@@ -28,7 +28,7 @@ if "--svg" in args:
 total_time = "--total-time" in args
 if total_time:
     args.remove("--total-time")
-runs = [json.load(open(d + "/bench.json")) for d in args]
+runs = [load_bench(d) for d in args]
 summary = defaultdict(lambda: defaultdict(list))  # set -> method -> [row per run]
 per_prompt = defaultdict(lambda: defaultdict(list))  # set -> id -> [reader/ar per run]
 for d in runs:
