@@ -18,8 +18,9 @@ MAX_MATCH, WINDOW = 32, 8192
 COPY = 5  # DraftSource::kCopy in the trace's "sources"
 
 
-def copy_with_places(context):
-    """(first copied token, match length, earlier places holding that suffix); None if none."""
+def find_copy(context):
+    """(position the copy copies next, match length, earlier places holding that suffix), as
+    find_context_copy chooses it; None if the last token never occurred before."""
     n = len(context)
     if n < 2:
         return None
@@ -39,8 +40,13 @@ def copy_with_places(context):
                 break
     if best < 0:
         return None
-    places = sum(1 for length in lengths if length >= best_len)
-    return context[best + 1], best_len, places
+    return best + 1, best_len, sum(1 for length in lengths if length >= best_len)
+
+
+def copy_with_places(context):
+    """(first copied token, match length, earlier places holding that suffix); None if none."""
+    found = find_copy(context)
+    return None if found is None else (context[found[0]], found[1], found[2])
 
 
 def main():

@@ -14,27 +14,10 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../../scripts"))
+from copy_ambiguity import find_copy  # noqa: E402
 from replay_drafts import read_generations  # noqa: E402
 
-MAX_MATCH, WINDOW, STRONG, LOOKAHEAD = 32, 8192, 3, 8
-
-
-def copy_source(context):
-    """(position the copy would copy next, match length), or (None, 0)."""
-    n, last = len(context), context[-1]
-    best, best_len = -1, 0
-    for p in range(n - 2, max(0, n - 1 - WINDOW) - 1, -1):
-        if context[p] != last:
-            continue
-        length = 1
-        while length < MAX_MATCH and p - length >= 0 and \
-                context[p - length] == context[n - 1 - length]:
-            length += 1
-        if length > best_len:
-            best, best_len = p, length
-            if best_len >= MAX_MATCH:
-                break
-    return (best + 1, best_len) if best >= 0 else (None, 0)
+STRONG, LOOKAHEAD = 3, 8
 
 
 def main():
@@ -45,7 +28,7 @@ def main():
         pointer = None  # the resync guess's source position
         for i in range(1, len(output)):
             context, nxt = prompt + output[:i], output[i]
-            source, match = copy_source(context)
+            source, match, _ = find_copy(context) or (None, 0, 0)
             copy_right = source is not None and context[source] == nxt
             strong = match >= STRONG
             t = tally[name]
