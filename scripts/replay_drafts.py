@@ -45,6 +45,16 @@ from collections import defaultdict
 SOURCE_NAMES = ["model", "speculator", "widening", "deepening", "suffix", "copy"]
 
 
+def logit(q):
+    """As the drafter's recalibration takes it (acceptance.cpp): q clamped to [1e-4, 1 - 1e-4]."""
+    q = min(max(q, 1e-4), 1 - 1e-4)
+    return math.log(q / (1 - q))
+
+
+def sigmoid(x):
+    return 1 / (1 + math.exp(-x))
+
+
 def read_generations(path, method):
     """Yields (set, prompt, steps, commits) per traced generation of `method`; steps[i]
     precedes the commit i + 1 (commit 0 is the token prefill produced)."""

@@ -19,17 +19,9 @@ from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "../../../../scripts"))
 import replay_drafts as R  # noqa: E402
+from replay_drafts import logit, sigmoid  # noqa: E402
 
 SPECULATOR = 1  # DraftSource::kSpeculator (include/reader/generate.h)
-
-
-def logit(q):
-    q = min(max(q, 1e-4), 1 - 1e-4)
-    return math.log(q / (1 - q))
-
-
-def sigmoid(x):
-    return 1 / (1 + math.exp(-x))
 
 
 class Platt:

@@ -12,10 +12,10 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../../scripts"))
-from replay_drafts import generation_steps, read_generations  # noqa: E402
+from replay_drafts import SOURCE_NAMES, generation_steps, read_generations  # noqa: E402
 
 MAX_MATCH, WINDOW = 32, 8192
-COPY = 5  # DraftSource::kCopy in the trace's "sources"
+COPY = SOURCE_NAMES.index("copy")  # DraftSource::kCopy in the trace's "sources"
 
 
 def find_copy(context):

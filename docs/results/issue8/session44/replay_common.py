@@ -10,6 +10,17 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../
 from replay_drafts import accepted_depth, generation_steps, read_generations  # noqa: E402
 
 
+def doubt(q):
+    """The drafter's doubt of low estimates (tree_policy.h, doubt_low_estimate)."""
+    return 0.7 * q if q < 0.45 else q
+
+
+def undoubt(q):
+    """An estimate as weighed (a trace's q) taken back through doubt(): doubted values lie below
+    0.7 x 0.45 = 0.315, undoubted ones at 0.45 and above."""
+    return q / 0.7 if q < 0.315 else q
+
+
 def weighed_steps(path):
     """(set, context, step, future) of every traced READER step whose candidates were weighed."""
     for name, prompt, steps, commits in read_generations(path, "reader"):

@@ -15,7 +15,7 @@ import sys
 from collections import defaultdict
 
 from copy_ambiguity import COPY, copy_with_places
-from replay_common import Totals, weighed_steps
+from replay_common import Totals, doubt, weighed_steps
 from replay_drafts import best_subtree, judge
 
 
@@ -42,16 +42,12 @@ def copy_nodes(step, context):
     return nodes, found[1]
 
 
-def doubt(q):
-    return 0.7 * q if q < 0.45 else q
-
-
 def main():
-    steps = list(weighed_steps(sys.argv[1]))
+    # Each step's copy nodes and judgement, found once for both passes.
+    steps = [(name, step, judge(step, future)) + copy_nodes(step, context)
+             for name, context, step, future in weighed_steps(sys.argv[1])]
     rates = {v: defaultdict(lambda: [0, 0]) for v in "ab"}
-    for _, context, step, future in steps:
-        nodes, match = copy_nodes(step, context)
-        _, matched = judge(step, future)
+    for _, step, (_, matched), nodes, match in steps:
         for node, depth in nodes.items():
             if not matched[step["parents"][node - 1]]:
                 continue
@@ -60,9 +56,7 @@ def main():
                 cell[0] += matched[node]
                 cell[1] += 1
     totals = Totals()
-    for name, context, step, future in steps:
-        judged = judge(step, future)
-        nodes, match = copy_nodes(step, context)
+    for name, step, judged, nodes, match in steps:
         for v in ("recorded", "a", "b"):
             q = list(step["q"])
             if v != "recorded":

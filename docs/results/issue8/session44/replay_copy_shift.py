@@ -11,29 +11,11 @@ learnt, so the arm is judged on its own path (steps stay the recorded ones).
 
 usage: replay_copy_shift.py TRACE...
 """
-import math
 import sys
 
 from copy_ambiguity import COPY
-from replay_common import Totals, weighed_steps
-from replay_drafts import best_subtree, judge
-
-
-def logit(q):
-    q = min(max(q, 1e-4), 1 - 1e-4)
-    return math.log(q / (1 - q))
-
-
-def sigmoid(x):
-    return 1 / (1 + math.exp(-x))
-
-
-def undoubt(q):
-    return q / 0.7 if q < 0.315 else q  # the drafter's doubt: 0.7 q below 0.45 (tree_policy.h)
-
-
-def doubt(q):
-    return 0.7 * q if q < 0.45 else q
+from replay_common import Totals, doubt, undoubt, weighed_steps
+from replay_drafts import best_subtree, judge, logit, sigmoid
 
 
 class Shift:

@@ -27,11 +27,15 @@ def copy_first(step, token):
 
 
 def main():
-    steps = list(weighed_steps(sys.argv[1]))
-    rates = defaultdict(lambda: [0, 0])  # (match, places bucket) and (match, None) -> [ok, n]
-    for _, context, step, future in steps:
+    # Each step's copy and its first node in the tree, found once for both passes.
+    steps = []
+    for name, context, step, future in weighed_steps(sys.argv[1]):
         found = copy_with_places(context)
-        if not found or not future or copy_first(step, found[0]) is None:
+        node = copy_first(step, found[0]) if found else None
+        steps.append((name, step, future, found, node))
+    rates = defaultdict(lambda: [0, 0])  # (match, places bucket) and (match, None) -> [ok, n]
+    for _, _, future, found, node in steps:
+        if node is None or not future:
             continue
         m, p = bucket(found[1], found[2])
         for key in ((m, p), (m, None)):
@@ -41,11 +45,9 @@ def main():
         ok, n = rates[key]
         print(f"rate {key}: {ok}/{n} = {ok / n:.3f}")
     totals = Totals()
-    for name, context, step, future in steps:
+    for name, step, future, found, node in steps:
         judged = judge(step, future)
         base = best_subtree(step)
-        found = copy_with_places(context)
-        node = copy_first(step, found[0]) if found else None
         new = base
         if node is not None:
             m, p = bucket(found[1], found[2])

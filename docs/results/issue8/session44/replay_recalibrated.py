@@ -15,23 +15,23 @@ from replay_drafts import best_subtree, judge
 
 
 def main():
-    weighed = list(weighed_steps(sys.argv[1]))
+    # Each step judged once for both passes.
+    weighed = [(name, step, judge(step, future)) for name, _, step, future in
+               weighed_steps(sys.argv[1])]
     rates = defaultdict(lambda: [[0, 0] for _ in range(20)])  # set -> twentieth -> [ok, n]
-    for name, _, step, future in weighed:
-        _, matched = judge(step, future)
+    for name, step, (_, matched) in weighed:
         for i, (parent, q) in enumerate(zip(step["parents"], step["q"]), 1):
             if matched[parent]:
                 cell = rates[name][min(19, int(q * 20))]
                 cell[0] += matched[i]
                 cell[1] += 1
     totals = Totals()
-    for name, _, step, future in weighed:
+    for name, step, judged in weighed:
 
         def recalibrated(q, r=rates[name]):
             ok, n = r[min(19, int(q * 20))]
             return (ok + 5 * q) / (n + 5)
 
-        judged = judge(step, future)
         totals.add(name, "weighed", judged, best_subtree(step), step["cost"])
         totals.add(name, "recalibrated", judged,
                    best_subtree(dict(step, q=[recalibrated(q) for q in step["q"]])), step["cost"])

@@ -8,10 +8,13 @@ share accepted and their ratio.
 usage: by_confidence.py LOG[.gz] [COLUMN: 5 = the previous step (default), 6 = the one before]
 """
 import gzip
+import os
 import sys
 from collections import defaultdict
 
-NAMES = {1: "speculator", 2: "widening", 3: "deepening", 5: "copy"}  # DraftSource codes
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "../../../../../scripts"))
+from replay_drafts import SOURCE_NAMES  # noqa: E402  (DraftSource codes, in order)
 ORDER = ["none", "<0.5", "0.5-0.8", "0.8-0.95", "0.95-0.99", ">=0.99"]
 
 
@@ -33,7 +36,7 @@ def main():
             fields = line.split()
             source, q, accepted = int(fields[0]), float(fields[3]), int(fields[4])
             b = bucket(float(fields[column]))
-            for key in ((NAMES[source], b), ("all", b)):
+            for key in ((SOURCE_NAMES[source], b), ("all", b)):
                 t = tally[key]
                 t[0] += 1
                 t[1] += q
