@@ -2,7 +2,9 @@
 // on this machine. It measures the verification cost c(n, L) at several context lengths,
 // runs READER on calibration prompts verifying every candidate node to count how often
 // each kind of node is accepted, chooses the speculator template by Theorem 1 from those
-// rates, and writes it all to a profile that generate and bench load by default.
+// rates, fits the refiner of READER's estimates (acceptance_refiner.h) to the candidates of
+// ordinary generation with those priors and that shape, and writes it all to a profile that
+// generate and bench load by default.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -35,7 +37,11 @@ struct TuneFlags {
   int max_tokens = 96;
   int repeats = 5;
   std::vector<int> contexts = {256, 1024, 2048, 3072};
+  // The refiner's prompts: chat and code, since a refiner fitted on chat alone mis-weighed
+  // code's long copies (docs/results/issue8/session45); the same offset.
+  std::vector<std::string> refiner_sets = {"mt_bench", "code_edit"};
   bool cost_only = false;
+  bool refiner_only = false;   // keep the profile, fit its refiners again
   bool if_stale = false;       // do nothing when the profile is current for this machine
   double sampling_temp = 0.8;  // also calibrate under sampling at this temperature (0: not)
 };
@@ -301,6 +307,9 @@ void print_acceptance(const AcceptanceCounts& counts) {
   }
 }
 
+// The one reason to re-tune that needs only the refiner's passes (--refiner-only).
+constexpr const char* kNoRefiner = "it has no refiner of the acceptance estimates";
+
 // Why `old` must be tuned again, or "" when it is current for this machine, build and
 // datastore (`datastore`: datastore_identity of the one calibration would use).
 std::string stale_reason(const Profile& old, const Model& model, const TuneFlags& f,
@@ -322,7 +331,71 @@ std::string stale_reason(const Profile& old, const Model& model, const TuneFlags
   if (old.drafter != kDrafter)
     return fmt::format("counted for drafter '{}', now '{}'", old.drafter, kDrafter);
   if (!old.cost_in_place) return "its cost was not measured in generation";
+  if (old.refiner.empty()) return kNoRefiner;
   return "";
+}
+
+// The calibration prompts of `sets`: each set's `count` after its first `offset`.
+std::vector<PromptItem> calibration_items(const std::vector<std::string>& sets, int offset,
+                                          int count) {
+  std::vector<PromptItem> items;
+  for (const auto& set : sets) {
+    std::vector<PromptItem> all = load_prompt_set(set, default_data_dir(), offset + count);
+    if (static_cast<int>(all.size()) <= offset)
+      throw UsageError(fmt::format("prompt set '{}' has only {} prompts; --prompt-offset is {}",
+                                   set, all.size(), offset));
+    items.insert(items.end(), all.begin() + offset, all.end());
+  }
+  return items;
+}
+
+// READER as `p` configures it, unrefined, on `prompts`, every step's candidates judged against
+// what the model wrote; the refiner fitted to them.
+AcceptanceRefiner fit_refiner_on(Model& model, const LoadedInputs& inputs, const Profile& p,
+                                 const std::vector<CalibrationPrompt>& prompts,
+                                 const GenerationOptions& opts, const std::string& label) {
+  Profile unrefined = p;
+  unrefined.refiner = {};
+  unrefined.refiner_sampled = {};
+  RefinerCollector collector;
+  MethodConfig config = inputs.config(Method::kReader);
+  config.profile = &unrefined;
+  config.collect_refiner = &collector;
+  Generator gen(model, config);
+  ProgressBar bar(label);
+  for (size_t i = 0; i < prompts.size(); ++i) {
+    gen.run(prompts[i].tokens, opts);
+    bar.update(static_cast<double>(i + 1) / static_cast<double>(prompts.size()), prompts[i].id);
+  }
+  bar.finish(fmt::format("{} candidates judged", collector.samples().size()));
+  AcceptanceRefiner r = fit_refiner(collector.samples());
+  std::printf("%s: %lld candidates whose parent was accepted; held-out log loss %.4f as "
+              "estimated, %.4f refined\n",
+              label.c_str(), static_cast<long long>(r.samples), r.base_log_loss,
+              r.refined_log_loss);
+  std::fflush(stdout);
+  return r;
+}
+
+// Both refiners of `p` (the sampled one where `p` was calibrated under sampling).
+void fit_refiners(Model& model, const LoadedInputs& inputs, Profile& p, const TuneFlags& f) {
+  const std::vector<PromptItem> items =
+      calibration_items(f.refiner_sets, f.prompt_offset, f.prompts);
+  GenerationOptions opts;
+  opts.max_tokens = f.max_tokens;
+  const std::vector<CalibrationPrompt> prompts =
+      calibration_prompts(model, items, opts.max_tokens);
+  p.refiner = fit_refiner_on(model, inputs, p, prompts, opts, "tune: refiner");
+  p.refiner_sampled = {};
+  if (p.sampled_temperature > 0) {
+    opts.sampling.temperature = static_cast<float>(p.sampled_temperature);
+    opts.sampling.seed = 1;
+    p.refiner_sampled = fit_refiner_on(model, inputs, p, prompts, opts,
+                                       fmt::format("tune: refiner at T={}", p.sampled_temperature));
+  }
+  p.refiner_calibration =
+      fmt::format("{} prompts of {} after the first {}, {} tokens each", prompts.size(),
+                  fmt::join(f.refiner_sets, ","), f.prompt_offset, f.max_tokens);
 }
 
 void run_tune(const TuneFlags& f) {
@@ -334,14 +407,8 @@ void run_tune(const TuneFlags& f) {
   // or offset would waste.
   std::vector<PromptItem> items;
   if (!f.cost_only) {
-    for (const auto& set : f.sets) {
-      std::vector<PromptItem> all =
-          load_prompt_set(set, default_data_dir(), f.prompt_offset + f.prompts);
-      if (static_cast<int>(all.size()) <= f.prompt_offset)
-        throw UsageError(fmt::format("prompt set '{}' has only {} prompts; --prompt-offset is {}",
-                                     set, all.size(), f.prompt_offset));
-      items.insert(items.end(), all.begin() + f.prompt_offset, all.end());
-    }
+    items = calibration_items(f.sets, f.prompt_offset, f.prompts);
+    calibration_items(f.refiner_sets, f.prompt_offset, f.prompts);  // checked now, read later
   }
   // The datastore the counts will be calibrated with: a profile calibrated with another one
   // weighs its nodes by the wrong evidence.
@@ -353,6 +420,7 @@ void run_tune(const TuneFlags& f) {
     inputs = load_method_inputs(in, *model, Method::kReader);
   }
   const std::string datastore = inputs ? datastore_identity(inputs->datastore.get()) : "";
+  bool refiner_only = f.refiner_only;
   if (f.if_stale && std::filesystem::exists(out)) {
     try {
       const Profile old = load_profile(out);
@@ -362,12 +430,29 @@ void run_tune(const TuneFlags& f) {
         std::printf("profile %s is current for this machine\n", out.c_str());
         return;
       }
-      std::printf("re-tuning: %s\n", reason.c_str());
+      std::printf("%s: %s\n", reason == kNoRefiner ? "fitting its refiner" : "re-tuning",
+                  reason.c_str());
+      refiner_only |= reason == kNoRefiner;
     } catch (const ProfileError& e) {
       std::printf("re-tuning: %s\n", e.what());
     }
   }
   Profile p;
+  if (refiner_only) {  // everything else kept as it is
+    if (!std::filesystem::exists(out))
+      throw UsageError(fmt::format("--refiner-only: no profile at {} (run reader tune first)",
+                                   out.string()));
+    try {
+      p = load_profile(out);
+      check_profile_matches(p, *model, out);
+    } catch (const ProfileError& e) {
+      throw UsageError(std::string(e.what()) + " (remove it or choose another --out)");
+    }
+    fit_refiners(*model, *inputs, p, f);
+    save_profile(p, out);
+    std::printf("wrote %s\n", out.c_str());
+    return;
+  }
   if (f.cost_only && std::filesystem::exists(out)) {  // keep its calibration, renew the cost
     try {
       p = load_profile(out);
@@ -443,6 +528,8 @@ void run_tune(const TuneFlags& f) {
     p.shape = shape;
     std::printf("\ntree shape chosen (Theorem 1 at %d cached tokens): %s\n", typical,
                 tree_shape_to_json(shape).c_str());
+    std::fflush(stdout);
+    fit_refiners(*model, *inputs, p, f);
   }
   save_profile(p, out);
   write_plots(p, std::filesystem::path(out).replace_extension(""));
@@ -487,8 +574,15 @@ void add_tune_command(CLI::App& app) {
       ->check(CLI::Range(0.0, 100.0));
   cmd->add_flag("--if-stale", f->if_stale,
                 "only if the profile is missing, corrupt, or from another machine or build");
-  cmd->add_flag("--cost-only", f->cost_only,
-                "measure the cost curve only (no calibration prompts)");
+  CLI::Option* cost_only = cmd->add_flag("--cost-only", f->cost_only,
+                                         "measure the cost curve only (no calibration prompts)");
+  cmd->add_option("--refiner-prompts", f->refiner_sets,
+                  "prompt sets the refiner of the acceptance estimates is fitted on")
+      ->delimiter(',')
+      ->capture_default_str();
+  cmd->add_flag("--refiner-only", f->refiner_only,
+                "keep the profile, fit its refiner of the acceptance estimates again")
+      ->excludes(cost_only);
   cmd->callback([f] { run_tune(*f); });
 }
 

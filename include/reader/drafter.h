@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "reader/acceptance_refiner.h"
 #include "reader/draft_tree.h"
 #include "reader/drafter_interface.h"
 #include "reader/output_memory.h"
@@ -155,6 +156,13 @@ struct DraftPolicy {
   std::function<bool(Token)> ends_generation;
   // Shared across drafters (the server); null: this drafter keeps its own history.
   SharedDraftState* shared = nullptr;
+  // Second opinions on the estimates the policy weighs (acceptance_refiner.h), greedy and
+  // under sampling; empty: the estimates as they are.
+  AcceptanceRefiner refiner;
+  AcceptanceRefiner refiner_sampled;
+  // Where each step's candidates go to fit a refiner (reader tune); null: nowhere. While
+  // collecting, the estimates are weighed unrefined.
+  RefinerCollector* collect = nullptr;
 };
 
 // The READER drafter: speculator (optional) + widening + deepening + copy.
@@ -222,6 +230,11 @@ class ReaderDrafter : public Drafter {
   std::vector<double> priors_sampled_;  // priors under sampling (empty: priors_)
   bool sampled_ = false;                // acceptance_ holds the sampled priors
   bool calibrate_;                      // reader tune: no pruning, count everything
+  AcceptanceRefiner refiner_;           // DraftPolicy::refiner
+  AcceptanceRefiner refiner_sampled_;   // DraftPolicy::refiner_sampled
+  RefinerCollector* collect_;           // DraftPolicy::collect
+  TextPace pace_;                       // this text's tokens per step, for the refiner
+  bool prefill_commit_ = false;         // the next commit is the prefill's token, not a step's
   bool batched_ = false;                // the engine trims the draft for a shared decode
   bool whole_trees_ = true;             // the next decode can verify a whole tree
   AcceptanceCounts calibration_;        // counts collected in calibration mode

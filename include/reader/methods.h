@@ -55,6 +55,8 @@ struct MethodConfig {
   const CostModel* cost = nullptr;
   // State shared by the drafters of many requests (reader serve); null: none.
   SharedDraftState* shared = nullptr;
+  // kReader: where each step's candidates go to fit a refiner (reader tune); null: nowhere.
+  RefinerCollector* collect_refiner = nullptr;
 };
 
 // The tree shape a method drafts with: the config's, else the profile's (reader), else

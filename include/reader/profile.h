@@ -51,6 +51,11 @@ struct Profile {
   std::string drafter;    // kDrafter when calibrated ("" before session 29): what the counts
                           // of its nodes were counted for
   std::optional<TreeShape> shape;  // tree shape chosen from the calibration (Theorem 1)
+  // Second opinions on READER's estimates (acceptance_refiner.h), fitted to READER's candidates
+  // on the refiner's calibration prompts with this profile's priors and shape; empty: none.
+  AcceptanceRefiner refiner;
+  AcceptanceRefiner refiner_sampled;  // the same under sampling at sampled_temperature
+  std::string refiner_calibration;    // which prompts the refiners were fitted on (the record)
 };
 
 // How measure_cost_model estimates c(n). A profile or cached curve made another way (empty:

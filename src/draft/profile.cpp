@@ -136,6 +136,35 @@ CostCurve curve_from_json(const json& points, const char* what) {
   return CostCurve(std::move(out));
 }
 
+json refiner_to_json(const AcceptanceRefiner& r) {
+  return {{"features", kRefinerFeatures}, {"mean", r.mean},
+          {"scale", r.scale},             {"weights", r.weights},
+          {"bias", r.bias},               {"samples", r.samples},
+          {"base_log_loss", r.base_log_loss}, {"refined_log_loss", r.refined_log_loss}};
+}
+
+AcceptanceRefiner refiner_from_json(const json& j, const std::string& where) {
+  const int features = detail::json_int(j.at("features"), "refiner features");
+  if (features != kRefinerFeatures)
+    throw ProfileError(where + ": its refiner has " + std::to_string(features) +
+                       " features, this build " + std::to_string(kRefinerFeatures) +
+                       ": run reader tune again");
+  AcceptanceRefiner r;
+  r.mean = j.at("mean").get<std::vector<double>>();
+  r.scale = j.at("scale").get<std::vector<double>>();
+  r.weights = j.at("weights").get<std::vector<double>>();
+  r.bias = j.at("bias").get<double>();
+  r.samples = j.value("samples", std::int64_t{0});
+  r.base_log_loss = j.value("base_log_loss", 0.0);
+  r.refined_log_loss = j.value("refined_log_loss", 0.0);
+  try {
+    r.validate();
+  } catch (const std::invalid_argument& e) {
+    throw ProfileError(where + " is corrupt: " + e.what());
+  }
+  return r;
+}
+
 }  // namespace
 
 std::string profile_to_json(const Profile& p) {
@@ -166,6 +195,9 @@ std::string profile_to_json(const Profile& p) {
     j["batch_cost"] = {{"context", p.cost.batch_context()}, {"curves", curves}};
   }
   if (p.shape) j["shape"] = json::parse(tree_shape_to_json(*p.shape));
+  if (!p.refiner.empty()) j["refiner"] = refiner_to_json(p.refiner);
+  if (!p.refiner_sampled.empty()) j["refiner_sampled"] = refiner_to_json(p.refiner_sampled);
+  if (!p.refiner_calibration.empty()) j["refiner_calibration"] = p.refiner_calibration;
   return j.dump(1);
 }
 
@@ -217,6 +249,10 @@ Profile load_profile(const std::filesystem::path& path) {
     p.datastore = j.value("datastore", "");
     p.drafter = j.value("drafter", "");
     if (j.contains("shape")) p.shape = parse_tree_shape(j["shape"].dump(), where);
+    if (j.contains("refiner")) p.refiner = refiner_from_json(j["refiner"], where);
+    if (j.contains("refiner_sampled"))
+      p.refiner_sampled = refiner_from_json(j["refiner_sampled"], where);
+    p.refiner_calibration = j.value("refiner_calibration", "");
   } catch (const ProfileError&) {
     throw;
   } catch (const json::exception& e) {

@@ -120,6 +120,13 @@ std::unique_ptr<Drafter> make_drafter(Model& model, const MethodConfig& config) 
   policy.ends_generation = [&model](Token t) { return model.is_eog(t); };
   policy.calibrate = config.calibrate;
   policy.shared = config.shared;
+  if (config.method == Method::kReader) {  // fitted to READER's candidates, and only theirs
+    if (config.profile) {
+      policy.refiner = config.profile->refiner;
+      policy.refiner_sampled = config.profile->refiner_sampled;
+    }
+    policy.collect = config.collect_refiner;
+  }
   return std::make_unique<ReaderDrafter>(shape, std::move(speculator), config.datastore, retrieval,
                                          std::move(policy));
 }

@@ -364,6 +364,26 @@ TEST_F(ProfileFileTest, RoundTrips) {
   EXPECT_EQ(in_place.cost_in_place->points(), p.cost_in_place->points());
   p.cost_in_place.reset();
 
+  EXPECT_TRUE(q.refiner.empty());  // none fitted
+
+  p.refiner.mean.assign(kRefinerFeatures, 0.5);
+  p.refiner.scale.assign(kRefinerFeatures, 2.0);
+  p.refiner.weights.assign(kRefinerFeatures, -0.25);
+  p.refiner.weights[0] = 1.5;
+  p.refiner.bias = 0.125;
+  p.refiner.samples = 1234;
+  p.refiner_calibration = "refiner test";
+  save_profile(p, dir_ / "p.json");
+  const Profile refined = load_profile(dir_ / "p.json");
+  EXPECT_EQ(refined.refiner.weights, p.refiner.weights);
+  EXPECT_EQ(refined.refiner.mean, p.refiner.mean);
+  EXPECT_EQ(refined.refiner.scale, p.refiner.scale);
+  EXPECT_DOUBLE_EQ(refined.refiner.bias, 0.125);
+  EXPECT_EQ(refined.refiner.samples, 1234);
+  EXPECT_TRUE(refined.refiner_sampled.empty());
+  EXPECT_EQ(refined.refiner_calibration, "refiner test");
+  p.refiner = {};
+
   p.acceptance_sampled.add({DraftSource::kWidening, 5, 2, Agreement::kLongTerm}, false);
   p.sampled_temperature = 0.8;
   save_profile(p, dir_ / "p.json");
@@ -436,6 +456,26 @@ TEST_F(ProfileFileTest, BadFilesGiveOneLineErrors) {
     "curve": [[1, 1.0]]}], "batch_cost": {"context": 256, "curves": [{"sequences": 1,
     "curve": [[1, 1.0]]}]}})"),
                "sequences >= 2");
+  const std::string refiner_head = head + R"("threads": 2, "cost": [{"context": 256,
+    "curve": [[1, 1.0]]}], "refiner": )";
+  const auto values = [](double v) {
+    std::string list = "[";
+    for (int j = 0; j < kRefinerFeatures; ++j) list += (j ? ", " : "") + std::to_string(v);
+    return list + "]";
+  };
+  expect_error(write("refinerfeatures.json", refiner_head + R"({"features": 5, "mean": [],
+    "scale": [], "weights": [], "bias": 0}})"),
+               "refiner has 5 features");
+  expect_error(write("refinerscale.json", refiner_head + "{\"features\": " +
+                                              std::to_string(kRefinerFeatures) + ", \"mean\": " +
+                                              values(0) + ", \"scale\": " + values(0) +
+                                              ", \"weights\": " + values(1) + ", \"bias\": 0}}"),
+               "scales positive");
+  expect_error(write("refinershort.json", refiner_head + "{\"features\": " +
+                                              std::to_string(kRefinerFeatures) +
+                                              ", \"mean\": [1], \"scale\": " + values(1) +
+                                              ", \"weights\": " + values(1) + ", \"bias\": 0}}"),
+               "corrupt");
   expect_error(write("batchk.json", head + R"("threads": 2, "cost": [{"context": 256,
     "curve": [[1, 1.0]]}], "batch_cost": {"context": 256, "curves": [{"sequences": 4,
     "curve": [[2, 2.0]]}]}})"),

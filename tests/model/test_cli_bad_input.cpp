@@ -266,6 +266,10 @@ TEST(BadProfile, MissingCorruptAndForeignProfiles) {
   expect_clean_error(run_cli(gen + foreign.string()), "tuned for another model");
   expect_clean_error(run_cli("tune --cost-only --out " + (missing_dir() / "p.json").string()),
                      "output directory does not exist");
+  expect_clean_error(run_cli("tune --refiner-only --out " + scratch_path("none.json").string()),
+                     "--refiner-only: no profile at");
+  expect_clean_error(run_cli("tune --refiner-only --out " + foreign.string()),
+                     "tuned for another model");
   std::filesystem::remove(corrupt);
   std::filesystem::remove(foreign);
 }

@@ -34,6 +34,8 @@ inline Profile calibrated_profile(const Model& m) {
   const Profile tuned = load_profile(std::filesystem::path(READER_SOURCE_DIR) / "docs" / "results" /
                                      "tune" / "SmolLM2-135M-Instruct.Q8_0.profile.json");
   p.acceptance = tuned.acceptance;
+  p.refiner = tuned.refiner;  // fitted to these counts (reader tune --refiner-only)
+  p.refiner_sampled = tuned.refiner_sampled;
   // A batch table (the Zen 5 host's, `reader tune`), so batched tests price their passes the
   // way a tuned engine does.
   p.cost.set_batch(256, {{2, CostCurve({{1, 1.34}, {2, 1.82}, {3, 2.25}, {4, 2.25}})},
