@@ -6,7 +6,8 @@
 // alpha never grows from parent to child, taking nodes in decreasing alpha keeps every
 // prefix a valid tree, and the best tree is the best such prefix. alpha_i is the product
 // of conditional acceptance rates q(node | parent accepted), estimated per kind of node
-// from calibrated priors (profile.h) and online feedback.
+// from calibrated priors (profile.h) and online feedback, then refined from what the text
+// around each node says (acceptance_refiner.h).
 #pragma once
 
 #include <algorithm>
