@@ -349,17 +349,14 @@ std::vector<PromptItem> calibration_items(const std::vector<std::string>& sets, 
   return items;
 }
 
-// READER as `p` configures it, unrefined, on `prompts`, every step's candidates judged against
-// what the model wrote; the refiner fitted to them.
+// READER as `p` configures it on `prompts`, every step's candidates judged against what the
+// model wrote (a collecting drafter weighs its estimates unrefined); the refiner fitted to them.
 AcceptanceRefiner fit_refiner_on(Model& model, const LoadedInputs& inputs, const Profile& p,
                                  const std::vector<CalibrationPrompt>& prompts,
                                  const GenerationOptions& opts, const std::string& label) {
-  Profile unrefined = p;
-  unrefined.refiner = {};
-  unrefined.refiner_sampled = {};
   RefinerCollector collector;
   MethodConfig config = inputs.config(Method::kReader);
-  config.profile = &unrefined;
+  config.profile = &p;
   config.collect_refiner = &collector;
   Generator gen(model, config);
   ProgressBar bar(label);
@@ -369,22 +366,21 @@ AcceptanceRefiner fit_refiner_on(Model& model, const LoadedInputs& inputs, const
   }
   bar.finish(fmt::format("{} candidates judged", collector.samples().size()));
   AcceptanceRefiner r = fit_refiner(collector.samples());
-  std::printf("%s: %lld candidates whose parent was accepted; held-out log loss %.4f as "
-              "estimated, %.4f refined\n",
-              label.c_str(), static_cast<long long>(r.samples), r.base_log_loss,
-              r.refined_log_loss);
+  std::printf(
+      "%s: %lld candidates whose parent was accepted; held-out log loss %.4f as "
+      "estimated, %.4f refined\n",
+      label.c_str(), static_cast<long long>(r.samples), r.base_log_loss, r.refined_log_loss);
   std::fflush(stdout);
   return r;
 }
 
-// Both refiners of `p` (the sampled one where `p` was calibrated under sampling).
-void fit_refiners(Model& model, const LoadedInputs& inputs, Profile& p, const TuneFlags& f) {
-  const std::vector<PromptItem> items =
-      calibration_items(f.refiner_sets, f.prompt_offset, f.prompts);
+// Both refiners of `p` (the sampled one where `p` was calibrated under sampling), on `items`
+// (calibration_items of --refiner-prompts).
+void fit_refiners(Model& model, const LoadedInputs& inputs, Profile& p, const TuneFlags& f,
+                  const std::vector<PromptItem>& items) {
   GenerationOptions opts;
   opts.max_tokens = f.max_tokens;
-  const std::vector<CalibrationPrompt> prompts =
-      calibration_prompts(model, items, opts.max_tokens);
+  const std::vector<CalibrationPrompt> prompts = calibration_prompts(model, items, opts.max_tokens);
   p.refiner = fit_refiner_on(model, inputs, p, prompts, opts, "tune: refiner");
   p.refiner_sampled = {};
   if (p.sampled_temperature > 0) {
@@ -398,6 +394,18 @@ void fit_refiners(Model& model, const LoadedInputs& inputs, Profile& p, const Tu
                   fmt::join(f.refiner_sets, ","), f.prompt_offset, f.max_tokens);
 }
 
+// The profile at `out`, kept in part by --cost-only and --refiner-only: one for another model
+// or a corrupt one is refused rather than overwritten.
+Profile load_profile_to_keep(const std::filesystem::path& out, const Model& model) {
+  try {
+    Profile p = load_profile(out);
+    check_profile_matches(p, model, out);
+    return p;
+  } catch (const ProfileError& e) {
+    throw UsageError(std::string(e.what()) + " (remove it or choose another --out)");
+  }
+}
+
 void run_tune(const TuneFlags& f) {
   auto model = Model::load(f.model.options(64));
   const std::filesystem::path out =
@@ -405,10 +413,10 @@ void run_tune(const TuneFlags& f) {
   check_output_path(out, "--out", {f.model.model_path});
   // The calibration prompts, read before minutes of cost measurement that a bad set name
   // or offset would waste.
-  std::vector<PromptItem> items;
+  std::vector<PromptItem> items, refiner_items;
   if (!f.cost_only) {
     items = calibration_items(f.sets, f.prompt_offset, f.prompts);
-    calibration_items(f.refiner_sets, f.prompt_offset, f.prompts);  // checked now, read later
+    refiner_items = calibration_items(f.refiner_sets, f.prompt_offset, f.prompts);
   }
   // The datastore the counts will be calibrated with: a profile calibrated with another one
   // weighs its nodes by the wrong evidence.
@@ -420,10 +428,11 @@ void run_tune(const TuneFlags& f) {
     inputs = load_method_inputs(in, *model, Method::kReader);
   }
   const std::string datastore = inputs ? datastore_identity(inputs->datastore.get()) : "";
-  bool refiner_only = f.refiner_only;
+  Profile p;
+  std::optional<Profile> kept;  // the profile at `out` when only its refiners are fitted
   if (f.if_stale && std::filesystem::exists(out)) {
     try {
-      const Profile old = load_profile(out);
+      Profile old = load_profile(out);
       check_profile_matches(old, *model, out);
       const std::string reason = stale_reason(old, *model, f, datastore);
       if (reason.empty()) {
@@ -432,35 +441,25 @@ void run_tune(const TuneFlags& f) {
       }
       std::printf("%s: %s\n", reason == kNoRefiner ? "fitting its refiner" : "re-tuning",
                   reason.c_str());
-      refiner_only |= reason == kNoRefiner;
+      if (reason == kNoRefiner) kept = std::move(old);
     } catch (const ProfileError& e) {
       std::printf("re-tuning: %s\n", e.what());
     }
   }
-  Profile p;
-  if (refiner_only) {  // everything else kept as it is
+  if (f.refiner_only && !kept) {
     if (!std::filesystem::exists(out))
-      throw UsageError(fmt::format("--refiner-only: no profile at {} (run reader tune first)",
-                                   out.string()));
-    try {
-      p = load_profile(out);
-      check_profile_matches(p, *model, out);
-    } catch (const ProfileError& e) {
-      throw UsageError(std::string(e.what()) + " (remove it or choose another --out)");
-    }
-    fit_refiners(*model, *inputs, p, f);
-    save_profile(p, out);
+      throw UsageError(
+          fmt::format("--refiner-only: no profile at {} (run reader tune first)", out.string()));
+    kept = load_profile_to_keep(out, *model);
+  }
+  if (kept) {  // everything else kept as it is
+    fit_refiners(*model, *inputs, *kept, f, refiner_items);
+    save_profile(*kept, out);
     std::printf("wrote %s\n", out.c_str());
     return;
   }
-  if (f.cost_only && std::filesystem::exists(out)) {  // keep its calibration, renew the cost
-    try {
-      p = load_profile(out);
-      check_profile_matches(p, *model, out);
-    } catch (const ProfileError& e) {
-      throw UsageError(std::string(e.what()) + " (remove it or choose another --out)");
-    }
-  }
+  if (f.cost_only && std::filesystem::exists(out))  // keep its calibration, renew the cost
+    p = load_profile_to_keep(out, *model);
   stamp_cost_for(p, *model);
   std::printf("tuning %s on %s, %d threads\n", p.model.c_str(), p.machine.c_str(), p.threads);
 
@@ -529,7 +528,7 @@ void run_tune(const TuneFlags& f) {
     std::printf("\ntree shape chosen (Theorem 1 at %d cached tokens): %s\n", typical,
                 tree_shape_to_json(shape).c_str());
     std::fflush(stdout);
-    fit_refiners(*model, *inputs, p, f);
+    fit_refiners(*model, *inputs, p, f, refiner_items);
   }
   save_profile(p, out);
   write_plots(p, std::filesystem::path(out).replace_extension(""));

@@ -8,6 +8,7 @@
 
 #include "reader/generate.h"
 #include "reader/tree_policy.h"
+#include "util/logistic.h"
 
 namespace reader {
 namespace {
@@ -217,14 +218,6 @@ void AcceptanceModel::record(const NodeKind& kind, bool accepted) {
               online_.tried(c) * kDecay + 1.0);
   ++observations_;
 }
-
-namespace {
-double logit(double q) {
-  q = std::clamp(q, 1e-4, 1.0 - 1e-4);
-  return std::log(q / (1.0 - q));
-}
-double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
-}  // namespace
 
 double AcceptanceRecalibration::adjust(double q) const {
   return shift_ == 0 ? q : sigmoid(logit(q) + shift_);

@@ -8,20 +8,13 @@
 #include <string>
 
 #include "reader/generate.h"
+#include "util/logistic.h"
 
 namespace reader {
 namespace {
 
-// As the drafter's recalibration takes a logit (acceptance.cpp): q clamped to [1e-4, 1 - 1e-4].
-double logit(double q) {
-  q = std::clamp(q, 1e-4, 1 - 1e-4);
-  return std::log(q / (1 - q));
-}
-
-double sigmoid(double x) { return 1 / (1 + std::exp(-x)); }
-
 // The trie node of `gram` read from the root, or -1 where the text never held it.
-std::int32_t find_gram(const ShortTermTrie& text, const Tokens& gram) {
+std::int32_t find_gram(const ShortTermTrie& text, TokenSpan gram) {
   std::int32_t node = ShortTermTrie::kRoot;
   for (Token t : gram) {
     node = text.child(node, t);
@@ -61,7 +54,7 @@ std::vector<RefinerFeatures> refiner_features(const DraftTree& tree, const std::
     ++children[p];
     sibling_q[p] += q[static_cast<size_t>(i)];
   }
-  Tokens before, gram;  // the last tokens before a node: its path's, then the context's
+  Tokens before;  // the last tokens before a node: its path's, then the context's
   for (int i = 1; i < n; ++i) {
     const auto u = static_cast<size_t>(i);
     const int p = tree.parent(i);
@@ -95,8 +88,7 @@ std::vector<RefinerFeatures> refiner_features(const DraftTree& tree, const std::
       double total = 0, hits = 0;
       bool top = false;
       if (before.size() >= k) {
-        gram.assign(before.end() - static_cast<std::ptrdiff_t>(k), before.end());
-        const std::int32_t node = find_gram(text, gram);
+        const std::int32_t node = find_gram(text, TokenSpan(before).last(k));
         if (node >= 0) {
           const auto next = text.children(node);
           for (const TrieEdge& e : next) total += e.count;

@@ -25,6 +25,8 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import StandardScaler
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../../scripts"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../session44"))
+from replay_common import Totals  # noqa: E402
 from replay_drafts import best_subtree, generation_steps, judge, logit, read_generations  # noqa
 
 SOURCES = [1, 2, 3, 5]  # speculator, widening, deepening, copy (replay_drafts.SOURCE_NAMES)
@@ -144,19 +146,17 @@ def row(label, kind, ratio, names):
 
 def replay(generations, predicted):
     """Per set: tokens per unit of cost with the predicted estimates over the recorded ones."""
-    totals = defaultdict(lambda: [0.0, 0.0, 0.0, 0.0])
+    totals = Totals()
     for g, (name, _, steps) in enumerate(generations):
         for s, step, judged in steps:
             q = predicted.get((g, s))
             if q is None:
                 continue
-            depth, matched = judged
-            t = totals[name]
-            for offset, keep in ((0, best_subtree(step)),
-                                 (2, best_subtree(dict(step, q=q)))):
-                t[offset] += 1 + max((depth[i] for i in keep if matched[i]), default=0)
-                t[offset + 1] += step["cost"][len(keep) - 1]
-    return {name: (t[2] / t[3]) / (t[0] / t[1]) for name, t in totals.items()}
+            totals.add(name, "weighed", judged, best_subtree(step), step["cost"])
+            totals.add(name, "predicted", judged, best_subtree(dict(step, q=q)), step["cost"])
+    rate = {name: {arm: tok / cost for arm, (tok, cost, _) in arms.items()}
+            for name, arms in totals.t.items()}
+    return {name: r["predicted"] / r["weighed"] for name, r in rate.items()}
 
 
 def main():
