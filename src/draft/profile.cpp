@@ -137,10 +137,14 @@ CostCurve curve_from_json(const json& points, const char* what) {
 }
 
 json refiner_to_json(const AcceptanceRefiner& r) {
-  return {{"features", kRefinerFeatures}, {"mean", r.mean},
-          {"scale", r.scale},             {"weights", r.weights},
-          {"bias", r.bias},               {"samples", r.samples},
-          {"base_log_loss", r.base_log_loss}, {"refined_log_loss", r.refined_log_loss}};
+  return {{"features", kRefinerFeatures},
+          {"mean", r.mean},
+          {"scale", r.scale},
+          {"weights", r.weights},
+          {"bias", r.bias},
+          {"samples", r.samples},
+          {"base_log_loss", r.base_log_loss},
+          {"refined_log_loss", r.refined_log_loss}};
 }
 
 AcceptanceRefiner refiner_from_json(const json& j, const std::string& where) {

@@ -466,13 +466,13 @@ TEST_F(ProfileFileTest, BadFilesGiveOneLineErrors) {
   expect_error(write("refinerfeatures.json", refiner_head + R"({"features": 5, "mean": [],
     "scale": [], "weights": [], "bias": 0}})"),
                "refiner has 5 features");
-  expect_error(write("refinerscale.json", refiner_head + "{\"features\": " +
-                                              std::to_string(kRefinerFeatures) + ", \"mean\": " +
-                                              values(0) + ", \"scale\": " + values(0) +
-                                              ", \"weights\": " + values(1) + ", \"bias\": 0}}"),
+  expect_error(write("refinerscale.json",
+                     refiner_head + "{\"features\": " + std::to_string(kRefinerFeatures) +
+                         ", \"mean\": " + values(0) + ", \"scale\": " + values(0) +
+                         ", \"weights\": " + values(1) + ", \"bias\": 0}}"),
                "scales positive");
-  expect_error(write("refinershort.json", refiner_head + "{\"features\": " +
-                                              std::to_string(kRefinerFeatures) +
+  expect_error(write("refinershort.json", refiner_head +
+                                              "{\"features\": " + std::to_string(kRefinerFeatures) +
                                               ", \"mean\": [1], \"scale\": " + values(1) +
                                               ", \"weights\": " + values(1) + ", \"bias\": 0}}"),
                "corrupt");
