@@ -1,7 +1,7 @@
 #!/bin/bash
-# Session 16's A/B loop on the decision slices (items 20-27 of every set), greedy and (unless
-# SAMPLED=0) at T = 0.8 with seed = round, over ROUNDS (default "1 2 3"), the two arms' order
-# swapped in round SWAP_ROUND (default 2).
+# Session 16's A/B loop on the decision slices (items 20-27 of every set), greedy (unless
+# GREEDY=0, session 46) and (unless SAMPLED=0) at T = 0.8 with seed = round, over ROUNDS
+# (default "1 2 3"), the two arms' order swapped in round SWAP_ROUND (default 2).
 # usage: ARMS="a b" BIN_A=... PROFILE_A=... BIN_B=... PROFILE_B=... run.sh
 # (arm names in lower case, their variables in upper case). Output in /tmp/ab/r<round>_<arm>[T];
 # session43/unverified_ab/sum.py reads it.
@@ -13,7 +13,7 @@ for r in ${ROUNDS:-1 2 3}; do
     [ "$r" = "${SWAP_ROUND:-2}" ] && { [ $arm = $first ] && arm=$second || arm=$first; }
     bin=BIN_${arm^^}
     profile=PROFILE_${arm^^}
-    READER_BIN=${!bin} BENCH_ARGS="--profile ${!profile}" \
+    [ "${GREEDY:-1}" = 0 ] || READER_BIN=${!bin} BENCH_ARGS="--profile ${!profile}" \
       bash docs/results/issue8/session16/token_record_ab/run.sh $r $arm
     [ "${SAMPLED:-1}" = 0 ] && continue
     READER_BIN=${!bin} BENCH_ARGS="--profile ${!profile} --temp 0.8 --seed $r" \
