@@ -8,15 +8,16 @@
 cd "$(dirname "$0")/../../../../.." || exit 1
 mkdir -p /tmp/ab
 read -r first second <<< "$ARMS"
+# One bench run of arm $arm in round $r, labelled $1, with more bench arguments $2.
+bench() {
+  local bin=BIN_${arm^^} profile=PROFILE_${arm^^}
+  READER_BIN=${!bin} BENCH_ARGS="--profile ${!profile} $2" \
+    bash docs/results/issue8/session16/token_record_ab/run.sh "$r" "$1"
+}
 for r in ${ROUNDS:-1 2 3}; do
   for arm in $first $second; do
     [ "$r" = "${SWAP_ROUND:-2}" ] && { [ $arm = $first ] && arm=$second || arm=$first; }
-    bin=BIN_${arm^^}
-    profile=PROFILE_${arm^^}
-    [ "${GREEDY:-1}" = 0 ] || READER_BIN=${!bin} BENCH_ARGS="--profile ${!profile}" \
-      bash docs/results/issue8/session16/token_record_ab/run.sh $r $arm
-    [ "${SAMPLED:-1}" = 0 ] && continue
-    READER_BIN=${!bin} BENCH_ARGS="--profile ${!profile} --temp 0.8 --seed $r" \
-      bash docs/results/issue8/session16/token_record_ab/run.sh $r ${arm}T
+    [ "${GREEDY:-1}" = 0 ] || bench "$arm" ""
+    [ "${SAMPLED:-1}" = 0 ] || bench "${arm}T" "--temp 0.8 --seed $r"
   done
 done
