@@ -245,6 +245,11 @@ std::optional<Profile> load_profile_flag(const std::string& flag, const Model& m
   try {
     Profile p = load_profile(path);
     check_profile_matches(p, model, path);
+    if (p.refiner_outdated)
+      std::fprintf(stderr,
+                   "reader: warning: profile %s holds a refiner of the estimates from another "
+                   "build, left unused; 'reader tune --if-stale' fits this build's (2 minutes)\n",
+                   path.string().c_str());
     return p;
   } catch (const ProfileError& e) {
     throw UsageError(e.what());

@@ -3,14 +3,17 @@
 // tell continuations apart only by who drafted them and with how much evidence; most of the
 // tokens the policy loses are a right branch cut short (docs/results/issue8/session44). How
 // often this very text has followed the node's last 1-4 tokens with its token, the node's
-// place among its siblings, and how many tokens this text's steps have been committing say more.
-// A logistic model over those and the estimate itself, fitted by `reader tune` to the
-// candidates of calibration prompts judged against the text the model wrote, replaces the
-// estimate the policy weighs (never what the acceptance model learns from).
+// place among its siblings, how many tokens this text's steps have been committing, and what
+// kind of text the token and its parent are (a word's start or its rest, punctuation, a line's
+// end) say more. Gradient-boosted regression trees over those and the estimate itself, fitted by
+// `reader tune` to the candidates of calibration prompts judged against the text the model
+// wrote, replace the estimate the policy weighs (never what the acceptance model learns from).
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <functional>
+#include <string_view>
 #include <vector>
 
 #include "reader/draft_tree.h"
@@ -19,8 +22,16 @@
 
 namespace reader {
 
-inline constexpr int kRefinerFeatures = 37;
+inline constexpr int kRefinerFeatures = 49;
 using RefinerFeatures = std::array<float, kRefinerFeatures>;
+
+// What kind of text a token is, a bit per class (kTokenClasses of them): a word's start (a
+// space, then a letter), a word's continuation (a letter first), punctuation only, a sentence's
+// end (., !, ?, :), a newline, a digit. Computed from the token's bytes.
+inline constexpr int kTokenClasses = 6;
+std::uint8_t token_class(std::string_view bytes);
+// A token's class bits, or null where the model's text is unknown (all classes 0).
+using TokenClassOf = std::function<std::uint8_t(Token)>;
 
 // What a text has shown so far that bears on every node: the mean tokens its steps committed.
 struct TextPace {
@@ -34,21 +45,50 @@ struct TextPace {
 // n-grams. The order and meaning of each entry is listed in acceptance_refiner.cpp.
 std::vector<RefinerFeatures> refiner_features(const DraftTree& tree, const std::vector<double>& q,
                                               TokenSpan context, const ShortTermTrie& text,
-                                              const TextPace& pace);
+                                              const TextPace& pace,
+                                              const TokenClassOf& class_of = nullptr);
 
-// A fitted logistic model: q' = sigmoid(bias + sum_j weight_j (x_j - mean_j) / scale_j).
+// One regression tree of depth kRefinerTreeDepth, complete, in heap order: inner node i sends x
+// to child 2i + 1 when x[feature[i]] < threshold[i] (or feature[i] is -1: no split), else to
+// 2i + 2; the leaves follow the inner nodes, and leaf[k] is added to the margin.
+inline constexpr int kRefinerTreeDepth = 3;
+inline constexpr int kRefinerTreeInner = (1 << kRefinerTreeDepth) - 1;
+struct RefinerTree {
+  std::array<std::int32_t, kRefinerTreeInner> feature{};  // per inner node, -1: all go left
+  std::array<float, kRefinerTreeInner> threshold{};       // per inner node
+  std::array<float, 1 << kRefinerTreeDepth> leaf{};       // per leaf: its margin
+  // The leaf x reaches.
+  int leaf_of(const RefinerFeatures& x) const {
+    int i = 0;
+    for (int d = 0; d < kRefinerTreeDepth; ++d) {
+      const auto u = static_cast<size_t>(i);
+      i = 2 * i + 1 + (feature[u] >= 0 && !(x[static_cast<size_t>(feature[u])] < threshold[u]));
+    }
+    return i - kRefinerTreeInner;
+  }
+};
+
+// A fitted model: q' = sigmoid(base + the sum of every tree's leaf for x).
 struct AcceptanceRefiner {
-  std::vector<double> mean;     // per feature, of the training samples
-  std::vector<double> scale;    // per feature: standard deviation (1 where constant)
-  std::vector<double> weights;  // per standardized feature
-  double bias = 0;
-  std::int64_t samples = 0;     // training samples it was fitted to
-  double base_log_loss = 0;     // log loss of the estimates alone on held-out samples
-  double refined_log_loss = 0;  // log loss of the refined estimates on the same samples
-  bool empty() const { return weights.empty(); }
-  double refine(const RefinerFeatures& x) const;  // requires !empty()
-  // Throws std::invalid_argument unless sizes are kRefinerFeatures and values finite.
+  double base = 0;                 // the margin before any tree: the training verdicts' logit
+  std::vector<RefinerTree> trees;  // in the order they were fitted
+  std::int64_t samples = 0;        // training samples it was fitted to (0: none, an empty model)
+  double base_log_loss = 0;        // log loss of the estimates alone on held-out samples
+  double refined_log_loss = 0;     // log loss of the refined estimates on the same samples
+  bool empty() const { return samples == 0 && trees.empty(); }
+  double refine(const RefinerFeatures& x) const;
+  // Throws std::invalid_argument unless every feature index is one of kRefinerFeatures (or
+  // -1) and every number finite.
   void validate() const;
+};
+
+// How `fit_refiner` grows its trees.
+struct BoostingOptions {
+  int trees = 150;                // boosting rounds, a tree each
+  double learning_rate = 0.1;     // each tree's leaves are shrunk by it
+  double l2 = 1.0;                // penalty on the leaves' margins (lambda)
+  double min_child_weight = 5.0;  // least hessian (sum of p(1 - p)) on each side of a split
+  int bins = 64;                  // candidate thresholds per feature, at quantiles
 };
 
 // One candidate node with its verdict: accepted where its parent was.
@@ -57,11 +97,13 @@ struct RefinerSample {
   bool accepted = false;
 };
 
-// Logistic regression by Newton's method with an L2 penalty `l2` on the standardized weights.
-// The estimate's own log loss (feature 0 is its logit) and the fit's are measured on every
-// fifth sample, held out of a first fit; the returned model is then fitted to all of them.
-// Throws std::invalid_argument with fewer than 100 samples or only one verdict among them.
-AcceptanceRefiner fit_refiner(const std::vector<RefinerSample>& samples, double l2 = 1.0);
+// Gradient boosting of the log loss, as XGBoost's histogram method with these options, from
+// the verdicts' logit: deterministic. The estimate's own log loss (feature 0 is its logit) and
+// the fit's are measured on every fifth sample, held out of a first fit; the returned model is
+// then fitted to all of them. Throws std::invalid_argument with fewer than 100 samples or only
+// one verdict among them.
+AcceptanceRefiner fit_refiner(const std::vector<RefinerSample>& samples,
+                              const BoostingOptions& options = {});
 
 // Collects samples during ordinary generation (`reader tune`): each step's candidates and
 // features, judged when the text is finished, since a candidate the policy did not verify is

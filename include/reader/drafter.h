@@ -163,6 +163,9 @@ struct DraftPolicy {
   // Where each step's candidates go to fit a refiner (reader tune); null: nowhere. While
   // collecting, the estimates are weighed unrefined.
   RefinerCollector* collect = nullptr;
+  // What kind of text each token is, for the refiner's features (the model's vocabulary);
+  // null: no token's kind is known. The drafter asks once per token.
+  TokenClassOf token_class;
 };
 
 // The READER drafter: speculator (optional) + widening + deepening + copy.
@@ -232,6 +235,7 @@ class ReaderDrafter : public Drafter {
   bool calibrate_;                      // reader tune: no pruning, count everything
   AcceptanceRefiner refiner_;           // DraftPolicy::refiner
   AcceptanceRefiner refiner_sampled_;   // DraftPolicy::refiner_sampled
+  TokenClassOf token_class_;            // DraftPolicy::token_class, remembering its answers
   RefinerCollector* collect_;           // DraftPolicy::collect
   TextPace pace_;                       // this text's tokens per step, for the refiner
   bool prefill_commit_ = false;         // the next commit is the prefill's token, not a step's

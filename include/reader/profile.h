@@ -56,6 +56,9 @@ struct Profile {
   AcceptanceRefiner refiner;
   AcceptanceRefiner refiner_sampled;  // the same under sampling at sampled_temperature
   std::string refiner_calibration;    // which prompts the refiners were fitted on (the record)
+  // The file held a refiner of another build's features or model, left out (refiner and
+  // refiner_sampled empty): reader tune --if-stale fits new ones.
+  bool refiner_outdated = false;
 };
 
 // How measure_cost_model estimates c(n). A profile or cached curve made another way (empty:

@@ -1,8 +1,9 @@
-// The refiner's features, its logistic fit and the collection of judged candidates
-// (acceptance_refiner.h). Touches nothing but its arguments.
+// The refiner's features, its trees' verdict and the collection of judged candidates
+// (acceptance_refiner.h; the fit is refiner_boosting.cpp). Touches nothing but its arguments.
 #include "reader/acceptance_refiner.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -41,9 +42,32 @@ constexpr std::array<DraftSource, 4> kSources = {DraftSource::kSpeculator, Draft
 //   29     the text's mean tokens committed per step  30  log(1 + the token's count in the text)
 //   31-34  logit of q times each source flag           35  logit of q times the pace (29)
 //   36     logit of q times log depth
+//   37-42  the token's classes (token_class, 1 or 0)  43-48  its parent's (the root's: the
+//          context's last token)
+std::uint8_t token_class(std::string_view bytes) {
+  const auto alpha = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; };
+  const auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  const auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+  std::string_view core = bytes;  // without surrounding white space
+  while (!core.empty() && space(core.front())) core.remove_prefix(1);
+  while (!core.empty() && space(core.back())) core.remove_suffix(1);
+  std::string_view end = bytes;  // without trailing spaces
+  while (!end.empty() && end.back() == ' ') end.remove_suffix(1);
+  std::uint8_t c = 0;
+  if (bytes.size() > 1 && bytes[0] == ' ' && alpha(bytes[1])) c |= 1u << 0;  // a word's start
+  if (!bytes.empty() && alpha(bytes[0])) c |= 1u << 1;                       // its continuation
+  if (!core.empty() && std::none_of(core.begin(), core.end(), alnum)) c |= 1u << 2;  // punctuation
+  if (!end.empty() && std::string_view(".!?:").find(end.back()) != std::string_view::npos)
+    c |= 1u << 3;                                                // an end
+  if (bytes.find('\n') != std::string_view::npos) c |= 1u << 4;  // a newline
+  if (std::any_of(bytes.begin(), bytes.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
+    c |= 1u << 5;  // a digit
+  return c;
+}
+
 std::vector<RefinerFeatures> refiner_features(const DraftTree& tree, const std::vector<double>& q,
                                               TokenSpan context, const ShortTermTrie& text,
-                                              const TextPace& pace) {
+                                              const TextPace& pace, const TokenClassOf& class_of) {
   const int n = tree.size();
   std::vector<RefinerFeatures> out(static_cast<size_t>(n), RefinerFeatures{});
   std::vector<double> alpha(static_cast<size_t>(n), 1.0), sibling_q(static_cast<size_t>(n), 0.0);
@@ -106,133 +130,36 @@ std::vector<RefinerFeatures> refiner_features(const DraftTree& tree, const std::
     x[30] = static_cast<float>(std::log1p(text.edge(ShortTermTrie::kRoot, token).count));
     x[35] = static_cast<float>(lq * pace.mean_committed);
     x[36] = static_cast<float>(lq * x[4]);
+    if (class_of) {
+      // The root's token is the context's last one.
+      const std::uint8_t mine = class_of(token), parents = class_of(tree.token(p));
+      for (int k = 0; k < kTokenClasses; ++k) {
+        x[static_cast<size_t>(37 + k)] = static_cast<float>((mine >> k) & 1u);
+        x[static_cast<size_t>(37 + kTokenClasses + k)] = static_cast<float>((parents >> k) & 1u);
+      }
+    }
   }
   return out;
 }
 
 double AcceptanceRefiner::refine(const RefinerFeatures& x) const {
-  double z = bias;
-  for (size_t j = 0; j < weights.size(); ++j) z += weights[j] * (x[j] - mean[j]) / scale[j];
+  double z = base;
+  for (const RefinerTree& t : trees) z += t.leaf[static_cast<size_t>(t.leaf_of(x))];
   return sigmoid(z);
 }
 
 void AcceptanceRefiner::validate() const {
-  const auto size = static_cast<size_t>(kRefinerFeatures);
-  if (mean.size() != size || scale.size() != size || weights.size() != size)
-    throw std::invalid_argument("refiner: expected " + std::to_string(size) + " features, got " +
-                                std::to_string(weights.size()));
-  const auto finite = [](double v) { return std::isfinite(v); };
-  if (!std::all_of(mean.begin(), mean.end(), finite) ||
-      !std::all_of(weights.begin(), weights.end(), finite) || !std::isfinite(bias) ||
-      !std::all_of(scale.begin(), scale.end(), [](double s) { return std::isfinite(s) && s > 0; }))
-    throw std::invalid_argument("refiner: weights must be finite and scales positive");
-}
-
-namespace {
-
-// Solves A x = b in place for a symmetric positive definite A (n x n, row-major; Cholesky).
-std::vector<double> solve_spd(std::vector<double> a, std::vector<double> b, size_t n) {
-  for (size_t j = 0; j < n; ++j) {
-    double d = a[j * n + j];
-    for (size_t k = 0; k < j; ++k) d -= a[j * n + k] * a[j * n + k];
-    d = std::sqrt(std::max(d, 1e-12));
-    a[j * n + j] = d;
-    for (size_t i = j + 1; i < n; ++i) {
-      double s = a[i * n + j];
-      for (size_t k = 0; k < j; ++k) s -= a[i * n + k] * a[j * n + k];
-      a[i * n + j] = s / d;
-    }
+  const auto finite = [](float v) { return std::isfinite(v); };
+  if (!std::isfinite(base)) throw std::invalid_argument("refiner: its base margin is not finite");
+  for (const RefinerTree& t : trees) {
+    for (std::int32_t f : t.feature)
+      if (f < -1 || f >= kRefinerFeatures)
+        throw std::invalid_argument("refiner: a tree splits on feature " + std::to_string(f) +
+                                    ", not one of " + std::to_string(kRefinerFeatures));
+    if (!std::all_of(t.threshold.begin(), t.threshold.end(), finite) ||
+        !std::all_of(t.leaf.begin(), t.leaf.end(), finite))
+      throw std::invalid_argument("refiner: a tree's thresholds and leaves must be finite");
   }
-  for (size_t i = 0; i < n; ++i) {  // L y = b
-    for (size_t k = 0; k < i; ++k) b[i] -= a[i * n + k] * b[k];
-    b[i] /= a[i * n + i];
-  }
-  for (size_t i = n; i-- > 0;) {  // L^T x = y
-    for (size_t k = i + 1; k < n; ++k) b[i] -= a[k * n + i] * b[k];
-    b[i] /= a[i * n + i];
-  }
-  return b;
-}
-
-double log_loss(double p, bool accepted) {
-  p = std::clamp(p, 1e-9, 1 - 1e-9);
-  return -std::log(accepted ? p : 1 - p);
-}
-
-// Newton's method on the standardized features of the samples `use` selects.
-void fit_weights(AcceptanceRefiner& r, const std::vector<RefinerSample>& samples,
-                 const std::vector<char>& use, double l2) {
-  const size_t d = kRefinerFeatures, m = d + 1;  // weights, then the bias
-  std::vector<double> theta(m, 0.0), z(m);
-  for (int iteration = 0; iteration < 50; ++iteration) {
-    std::vector<double> hessian(m * m, 0.0), gradient(m, 0.0);
-    for (size_t s = 0; s < samples.size(); ++s) {
-      if (!use[s]) continue;
-      for (size_t j = 0; j < d; ++j) z[j] = (samples[s].x[j] - r.mean[j]) / r.scale[j];
-      z[d] = 1;
-      double dot = 0;
-      for (size_t j = 0; j < m; ++j) dot += theta[j] * z[j];
-      const double p = sigmoid(dot), w = std::max(p * (1 - p), 1e-9);
-      const double residual = p - (samples[s].accepted ? 1.0 : 0.0);
-      for (size_t j = 0; j < m; ++j) {
-        gradient[j] += residual * z[j];
-        for (size_t k = 0; k <= j; ++k) hessian[j * m + k] += w * z[j] * z[k];
-      }
-    }
-    for (size_t j = 0; j < m; ++j)
-      for (size_t k = j + 1; k < m; ++k) hessian[j * m + k] = hessian[k * m + j];
-    for (size_t j = 0; j < d; ++j) {  // the penalty spares the bias
-      gradient[j] += l2 * theta[j];
-      hessian[j * m + j] += l2;
-    }
-    const std::vector<double> step = solve_spd(hessian, gradient, m);
-    double largest = 0;
-    for (size_t j = 0; j < m; ++j) {
-      theta[j] -= step[j];
-      largest = std::max(largest, std::abs(step[j]));
-    }
-    if (largest < 1e-7) break;
-  }
-  r.weights.assign(theta.begin(), theta.begin() + static_cast<std::ptrdiff_t>(d));
-  r.bias = theta[d];
-}
-
-}  // namespace
-
-AcceptanceRefiner fit_refiner(const std::vector<RefinerSample>& samples, double l2) {
-  size_t accepted = 0;
-  for (const RefinerSample& s : samples) accepted += s.accepted;
-  if (samples.size() < 100 || accepted == 0 || accepted == samples.size())
-    throw std::invalid_argument(
-        "refiner: needs at least 100 judged candidates of both verdicts, "
-        "got " +
-        std::to_string(samples.size()) + " (" + std::to_string(accepted) + " accepted)");
-  AcceptanceRefiner r;
-  const size_t d = kRefinerFeatures;
-  const auto count = static_cast<double>(samples.size());
-  r.mean.assign(d, 0.0);
-  r.scale.assign(d, 0.0);
-  for (const RefinerSample& s : samples)
-    for (size_t j = 0; j < d; ++j) r.mean[j] += s.x[j] / count;
-  for (const RefinerSample& s : samples)
-    for (size_t j = 0; j < d; ++j) r.scale[j] += (s.x[j] - r.mean[j]) * (s.x[j] - r.mean[j]);
-  for (double& v : r.scale) v = v > 1e-12 * count ? std::sqrt(v / count) : 1.0;
-  // Every fifth sample held out of a first fit, to report what the refiner is worth.
-  std::vector<char> use(samples.size());
-  for (size_t s = 0; s < samples.size(); ++s) use[s] = s % 5 != 0;
-  fit_weights(r, samples, use, l2);
-  double base = 0, refined = 0, held = 0;
-  for (size_t s = 0; s < samples.size(); s += 5) {
-    base += log_loss(sigmoid(samples[s].x[0]), samples[s].accepted);
-    refined += log_loss(r.refine(samples[s].x), samples[s].accepted);
-    held += 1;
-  }
-  r.base_log_loss = base / held;
-  r.refined_log_loss = refined / held;
-  std::fill(use.begin(), use.end(), 1);
-  fit_weights(r, samples, use, l2);
-  r.samples = static_cast<std::int64_t>(samples.size());
-  return r;
 }
 
 void RefinerCollector::step(int root_position, const DraftTree& tree,

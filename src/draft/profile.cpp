@@ -137,27 +137,41 @@ CostCurve curve_from_json(const json& points, const char* what) {
 }
 
 json refiner_to_json(const AcceptanceRefiner& r) {
+  json trees = json::array();
+  for (const RefinerTree& t : r.trees)
+    trees.push_back({{"feature", t.feature}, {"threshold", t.threshold}, {"leaf", t.leaf}});
   return {{"features", kRefinerFeatures},
-          {"mean", r.mean},
-          {"scale", r.scale},
-          {"weights", r.weights},
-          {"bias", r.bias},
+          {"depth", kRefinerTreeDepth},
+          {"base", r.base},
+          {"trees", std::move(trees)},
           {"samples", r.samples},
           {"base_log_loss", r.base_log_loss},
           {"refined_log_loss", r.refined_log_loss}};
 }
 
-AcceptanceRefiner refiner_from_json(const json& j, const std::string& where) {
+// A refiner this build evaluates, or none where the file's is another build's (other features,
+// not trees, trees of another depth): the profile stands without it (Profile::refiner_outdated).
+std::optional<AcceptanceRefiner> refiner_from_json(const json& j, const std::string& where) {
   const int features = detail::json_int(j.at("features"), "refiner features");
-  if (features != kRefinerFeatures)
-    throw ProfileError(where + ": its refiner has " + std::to_string(features) +
-                       " features, this build " + std::to_string(kRefinerFeatures) +
-                       ": run reader tune again");
+  if (features != kRefinerFeatures || !j.contains("trees") ||
+      detail::json_int(j.at("depth"), "refiner depth") != kRefinerTreeDepth)
+    return std::nullopt;
   AcceptanceRefiner r;
-  r.mean = j.at("mean").get<std::vector<double>>();
-  r.scale = j.at("scale").get<std::vector<double>>();
-  r.weights = j.at("weights").get<std::vector<double>>();
-  r.bias = j.at("bias").get<double>();
+  r.base = j.at("base").get<double>();
+  for (const json& t : j.at("trees")) {
+    RefinerTree tree;
+    std::vector<int> feature;
+    for (const json& f : t.at("feature")) feature.push_back(detail::json_int(f, "refiner feature"));
+    const auto threshold = t.at("threshold").get<std::vector<float>>();
+    const auto leaf = t.at("leaf").get<std::vector<float>>();
+    if (feature.size() != tree.feature.size() || threshold.size() != tree.threshold.size() ||
+        leaf.size() != tree.leaf.size())
+      throw ProfileError(where + " is corrupt: a refiner tree of the wrong size");
+    std::copy(feature.begin(), feature.end(), tree.feature.begin());
+    std::copy(threshold.begin(), threshold.end(), tree.threshold.begin());
+    std::copy(leaf.begin(), leaf.end(), tree.leaf.begin());
+    r.trees.push_back(tree);
+  }
   r.samples = j.value("samples", std::int64_t{0});
   r.base_log_loss = j.value("base_log_loss", 0.0);
   r.refined_log_loss = j.value("refined_log_loss", 0.0);
@@ -253,9 +267,14 @@ Profile load_profile(const std::filesystem::path& path) {
     p.datastore = j.value("datastore", "");
     p.drafter = j.value("drafter", "");
     if (j.contains("shape")) p.shape = parse_tree_shape(j["shape"].dump(), where);
-    if (j.contains("refiner")) p.refiner = refiner_from_json(j["refiner"], where);
-    if (j.contains("refiner_sampled"))
-      p.refiner_sampled = refiner_from_json(j["refiner_sampled"], where);
+    for (const auto& [key, refiner] :
+         {std::pair{"refiner", &p.refiner}, std::pair{"refiner_sampled", &p.refiner_sampled}}) {
+      if (!j.contains(key)) continue;
+      std::optional<AcceptanceRefiner> r = refiner_from_json(j[key], where);
+      p.refiner_outdated |= !r;
+      if (r) *refiner = std::move(*r);
+    }
+    if (p.refiner_outdated) p.refiner = p.refiner_sampled = {};
     p.refiner_calibration = j.value("refiner_calibration", "");
   } catch (const ProfileError&) {
     throw;

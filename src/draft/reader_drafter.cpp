@@ -54,6 +54,15 @@ ReaderDrafter::ReaderDrafter(TreeShape shape, std::unique_ptr<Speculator> specul
       refiner_(std::move(policy.refiner)),
       refiner_sampled_(std::move(policy.refiner_sampled)),
       collect_(policy.collect) {
+  if (policy.token_class)
+    token_class_ = [ask = std::move(policy.token_class),
+                    known = std::vector<std::int16_t>()](Token t) mutable {
+      const auto i = static_cast<size_t>(t);
+      if (t < 0) return ask(t);
+      if (i >= known.size()) known.resize(i + 1, -1);
+      if (known[i] < 0) known[i] = ask(t);
+      return static_cast<std::uint8_t>(known[i]);
+    };
   sources_.push_back(&trie_);
   if (datastore_) sources_.push_back(datastore_);
   if (remember_outputs_) sources_.push_back(shared_ ? &shared_->memory.trie() : &history_);
@@ -211,7 +220,8 @@ DraftTree ReaderDrafter::draft(TokenSpan context, int budget_cap) {
   // faster (docs/results/issue8/session45).
   const AcceptanceRefiner& refiner = sampled_ ? refiner_sampled_ : refiner_;
   if (collect_ || !refiner.empty()) {
-    std::vector<RefinerFeatures> features = refiner_features(tree, q, context, trie_, pace_);
+    std::vector<RefinerFeatures> features =
+        refiner_features(tree, q, context, trie_, pace_, token_class_);
     if (collect_)
       collect_->step(static_cast<int>(context.size()) - 1, tree, std::move(features));
     else

@@ -126,6 +126,7 @@ std::unique_ptr<Drafter> make_drafter(Model& model, const MethodConfig& config) 
       policy.refiner_sampled = config.profile->refiner_sampled;
     }
     policy.collect = config.collect_refiner;
+    policy.token_class = [&model](Token t) { return token_class(model.token_bytes(t)); };
   }
   return std::make_unique<ReaderDrafter>(shape, std::move(speculator), config.datastore, retrieval,
                                          std::move(policy));

@@ -366,19 +366,24 @@ TEST_F(ProfileFileTest, RoundTrips) {
 
   EXPECT_TRUE(q.refiner.empty());  // none fitted
 
-  p.refiner.mean.assign(kRefinerFeatures, 0.5);
-  p.refiner.scale.assign(kRefinerFeatures, 2.0);
-  p.refiner.weights.assign(kRefinerFeatures, -0.25);
-  p.refiner.weights[0] = 1.5;
-  p.refiner.bias = 0.125;
+  RefinerTree tree;
+  tree.feature = {0, 13, -1, 40, 2, 0, 48};
+  tree.threshold = {0.1f, -2.5f, 0.f, 0.5f, 1e-7f, 3.25f, 0.5f};
+  tree.leaf = {-0.25f, 0.125f, 1.f / 3, 0.f, -1e-8f, 2.f, 0.5f, -0.75f};
+  p.refiner.trees = {tree, tree};
+  p.refiner.trees[1].leaf[2] = 0.7f;
+  p.refiner.base = 0.125;
   p.refiner.samples = 1234;
   p.refiner_calibration = "refiner test";
   save_profile(p, dir_ / "p.json");
   const Profile refined = load_profile(dir_ / "p.json");
-  EXPECT_EQ(refined.refiner.weights, p.refiner.weights);
-  EXPECT_EQ(refined.refiner.mean, p.refiner.mean);
-  EXPECT_EQ(refined.refiner.scale, p.refiner.scale);
-  EXPECT_DOUBLE_EQ(refined.refiner.bias, 0.125);
+  ASSERT_EQ(refined.refiner.trees.size(), 2u);
+  for (size_t t = 0; t < 2; ++t) {  // bit for bit
+    EXPECT_EQ(refined.refiner.trees[t].feature, p.refiner.trees[t].feature);
+    EXPECT_EQ(refined.refiner.trees[t].threshold, p.refiner.trees[t].threshold);
+    EXPECT_EQ(refined.refiner.trees[t].leaf, p.refiner.trees[t].leaf);
+  }
+  EXPECT_DOUBLE_EQ(refined.refiner.base, 0.125);
   EXPECT_EQ(refined.refiner.samples, 1234);
   EXPECT_TRUE(refined.refiner_sampled.empty());
   EXPECT_EQ(refined.refiner_calibration, "refiner test");
@@ -458,23 +463,38 @@ TEST_F(ProfileFileTest, BadFilesGiveOneLineErrors) {
                "sequences >= 2");
   const std::string refiner_head = head + R"("threads": 2, "cost": [{"context": 256,
     "curve": [[1, 1.0]]}], "refiner": )";
-  const auto values = [](double v) {
-    std::string list = "[";
-    for (int j = 0; j < kRefinerFeatures; ++j) list += (j ? ", " : "") + std::to_string(v);
-    return list + "]";
-  };
-  expect_error(write("refinerfeatures.json", refiner_head + R"({"features": 5, "mean": [],
-    "scale": [], "weights": [], "bias": 0}})"),
-               "refiner has 5 features");
-  expect_error(write("refinerscale.json",
-                     refiner_head + "{\"features\": " + std::to_string(kRefinerFeatures) +
-                         ", \"mean\": " + values(0) + ", \"scale\": " + values(0) +
-                         ", \"weights\": " + values(1) + ", \"bias\": 0}}"),
-               "scales positive");
-  expect_error(write("refinershort.json", refiner_head +
-                                              "{\"features\": " + std::to_string(kRefinerFeatures) +
-                                              ", \"mean\": [1], \"scale\": " + values(1) +
-                                              ", \"weights\": " + values(1) + ", \"bias\": 0}}"),
+  const std::string tree_head = "{\"features\": " + std::to_string(kRefinerFeatures) +
+                                ", \"depth\": " + std::to_string(kRefinerTreeDepth) +
+                                ", \"base\": 0, \"trees\": [";
+  const std::string good_tree = R"({"feature": [0, 1, 2, -1, 4, 5, 6],
+    "threshold": [0, 0, 0, 0, 0, 0, 0], "leaf": [0, 0, 0, 0, 0, 0, 0, 0]})";
+  // Another build's refiner (other features, a logistic model, trees of another depth): the
+  // profile stands without it, and says so.
+  for (const std::string& outdated :
+       {std::string(R"({"features": 5, "depth": 3, "base": 0, "trees": []})"),
+        std::string(R"({"features": 37, "mean": [], "scale": [], "weights": [], "bias": 0})"),
+        "{\"features\": " + std::to_string(kRefinerFeatures) +
+            ", \"depth\": 9, \"base\": 0, \"trees\": []}"}) {
+    const Profile old = load_profile(write("outdated.json", refiner_head + outdated + "}"));
+    EXPECT_TRUE(old.refiner_outdated) << outdated;
+    EXPECT_TRUE(old.refiner.empty());
+  }
+  std::string bad_feature = good_tree;
+  bad_feature.replace(bad_feature.find("[0, 1"), 2, "[99");
+  expect_error(write("refinerindex.json", refiner_head + tree_head + bad_feature + "]}}"),
+               "splits on feature 99");
+  std::string short_leaf = good_tree;
+  short_leaf.replace(short_leaf.find("[0, 0, 0, 0, 0, 0, 0, 0]"), 24, "[0]");
+  expect_error(write("refinershort.json", refiner_head + tree_head + short_leaf + "]}}"),
+               "wrong size");
+  std::string huge = good_tree;
+  huge.replace(huge.find("\"threshold\": [0"), 15, "\"threshold\": [1e90");
+  expect_error(write("refinerhuge.json", refiner_head + tree_head + huge + "]}}"), "finite");
+  std::string fraction = good_tree;
+  fraction.replace(fraction.find("[0, 1"), 2, "[0.5");
+  expect_error(write("refinerfraction.json", refiner_head + tree_head + fraction + "]}}"),
+               "must be an integer");
+  expect_error(write("refinernull.json", refiner_head + tree_head + R"({"feature": null}]}})"),
                "corrupt");
   expect_error(write("batchk.json", head + R"("threads": 2, "cost": [{"context": 256,
     "curve": [[1, 1.0]]}], "batch_cost": {"context": 256, "curves": [{"sequences": 4,
