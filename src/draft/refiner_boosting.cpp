@@ -49,50 +49,57 @@ Binned bin_features(const std::vector<RefinerSample>& samples, int bins) {
   return b;
 }
 
-// One tree grown on the samples `use` selects, given each sample's gradient and hessian.
+// One tree grown on the samples `use` selects, given each sample's gradient and hessian; `node`
+// is left holding every sample's leaf (0-based), held-out ones included.
 RefinerTree grow_tree(const Binned& b, const std::vector<char>& use, const std::vector<double>& g,
-                      const std::vector<double>& h, const BoostingOptions& o) {
+                      const std::vector<double>& h, const BoostingOptions& o,
+                      std::vector<int>& node) {
   constexpr auto d = static_cast<size_t>(kRefinerFeatures);
-  constexpr size_t kBins = 256;
+  constexpr size_t kBins = 256, kSlab = d * kBins;  // one node's histogram
   RefinerTree tree;
   std::array<size_t, kRefinerTreeInner> split_bin{};  // per inner node: left holds bins <= it
-  std::vector<int> node(use.size(), 0);               // each sample's node at the current level
-  std::vector<double> hist_g(d * kBins), hist_h(d * kBins);
+  std::array<double, kRefinerTreeInner> total_g{}, total_h{};
+  node.assign(use.size(), 0);  // each sample's node at the current level
+  std::vector<double> hist_g, hist_h;
   for (int level = 0; level < kRefinerTreeDepth; ++level) {
-    const int first = (1 << level) - 1;
-    for (int i = first; i < 2 * first + 1; ++i) {
-      std::fill(hist_g.begin(), hist_g.end(), 0.0);
-      std::fill(hist_h.begin(), hist_h.end(), 0.0);
-      double total_g = 0, total_h = 0;
-      for (size_t s = 0; s < use.size(); ++s) {
-        if (!use[s] || node[s] != i) continue;
-        total_g += g[s];
-        total_h += h[s];
-        const std::uint8_t* bins = &b.bin[s * d];
-        for (size_t f = 0; f < d; ++f) {
-          hist_g[f * kBins + bins[f]] += g[s];
-          hist_h[f * kBins + bins[f]] += h[s];
-        }
+    // The histograms of every node of this level, in one pass over the samples.
+    const auto first = static_cast<size_t>((1 << level) - 1), width = first + 1;
+    hist_g.assign(width * kSlab, 0.0);
+    hist_h.assign(width * kSlab, 0.0);
+    for (size_t s = 0; s < use.size(); ++s) {
+      if (!use[s]) continue;
+      const auto i = static_cast<size_t>(node[s]);
+      total_g[i] += g[s];
+      total_h[i] += h[s];
+      const std::uint8_t* bins = &b.bin[s * d];
+      double* slab_g = &hist_g[(i - first) * kSlab];
+      double* slab_h = &hist_h[(i - first) * kSlab];
+      for (size_t f = 0; f < d; ++f) {
+        slab_g[f * kBins + bins[f]] += g[s];
+        slab_h[f * kBins + bins[f]] += h[s];
       }
+    }
+    for (size_t i = first; i < first + width; ++i) {
       // The split of most gain in the penalized loss; none (all go left) where none gains.
-      const double parent = total_g * total_g / (total_h + o.l2);
+      const double* slab_g = &hist_g[(i - first) * kSlab];
+      const double* slab_h = &hist_h[(i - first) * kSlab];
+      const double parent = total_g[i] * total_g[i] / (total_h[i] + o.l2);
       double best_gain = 1e-12;
-      auto& feature = tree.feature[static_cast<size_t>(i)];
-      feature = -1;
+      tree.feature[i] = -1;
       for (size_t f = 0; f < d; ++f) {
         double left_g = 0, left_h = 0;
         for (size_t k = 0; k < b.thresholds[f].size(); ++k) {  // left: bins 0..k
-          left_g += hist_g[f * kBins + k];
-          left_h += hist_h[f * kBins + k];
-          const double right_g = total_g - left_g, right_h = total_h - left_h;
+          left_g += slab_g[f * kBins + k];
+          left_h += slab_h[f * kBins + k];
+          const double right_g = total_g[i] - left_g, right_h = total_h[i] - left_h;
           if (left_h < o.min_child_weight || right_h < o.min_child_weight) continue;
           const double gain =
               left_g * left_g / (left_h + o.l2) + right_g * right_g / (right_h + o.l2) - parent;
           if (gain > best_gain) {
             best_gain = gain;
-            feature = static_cast<std::int32_t>(f);
-            tree.threshold[static_cast<size_t>(i)] = b.thresholds[f][k];
-            split_bin[static_cast<size_t>(i)] = k;
+            tree.feature[i] = static_cast<std::int32_t>(f);
+            tree.threshold[i] = b.thresholds[f][k];
+            split_bin[i] = k;
           }
         }
       }
@@ -105,10 +112,11 @@ RefinerTree grow_tree(const Binned& b, const std::vector<char>& use, const std::
     }
   }
   std::array<double, 1 << kRefinerTreeDepth> leaf_g{}, leaf_h{};
+  for (int& n : node) n -= kRefinerTreeInner;
   for (size_t s = 0; s < use.size(); ++s) {
     if (!use[s]) continue;
-    leaf_g[static_cast<size_t>(node[s] - kRefinerTreeInner)] += g[s];
-    leaf_h[static_cast<size_t>(node[s] - kRefinerTreeInner)] += h[s];
+    leaf_g[static_cast<size_t>(node[s])] += g[s];
+    leaf_h[static_cast<size_t>(node[s])] += h[s];
   }
   for (size_t k = 0; k < tree.leaf.size(); ++k)
     tree.leaf[k] = static_cast<float>(-o.learning_rate * leaf_g[k] / (leaf_h[k] + o.l2));
@@ -127,16 +135,16 @@ AcceptanceRefiner boost(const std::vector<RefinerSample>& samples, const Binned&
   AcceptanceRefiner r;
   r.base = logit(accepted / count);
   std::vector<double> margin(samples.size(), r.base), g(samples.size()), h(samples.size());
+  std::vector<int> leaf;  // each sample's leaf in the last tree
   for (int round = 0; round < o.trees; ++round) {
     for (size_t s = 0; s < samples.size(); ++s) {
       const double p = sigmoid(margin[s]);
       g[s] = p - (samples[s].accepted ? 1.0 : 0.0);
       h[s] = std::max(p * (1 - p), 1e-16);
     }
-    r.trees.push_back(grow_tree(b, use, g, h, o));
+    r.trees.push_back(grow_tree(b, use, g, h, o, leaf));
     const RefinerTree& t = r.trees.back();
-    for (size_t s = 0; s < samples.size(); ++s)
-      margin[s] += t.leaf[static_cast<size_t>(t.leaf_of(samples[s].x))];
+    for (size_t s = 0; s < samples.size(); ++s) margin[s] += t.leaf[static_cast<size_t>(leaf[s])];
   }
   return r;
 }
