@@ -27,6 +27,7 @@ def main():
     ap.add_argument("--num-pred-tokens", type=int, default=10)
     ap.add_argument("--no-draft", action="store_true")
     ap.add_argument("--flash-attn", action="store_true")
+    ap.add_argument("--repack", action="store_true")
     ap.add_argument("--gpu-layers", type=int, default=0)
     a = ap.parse_args()
     if a.max_tokens < 1:
@@ -39,13 +40,13 @@ def main():
     except ImportError as e:  # numpy or the package missing
         sys.exit(f"peer_prompt_lookup.py: {e} (run scripts/setup.sh)")
 
-    # Weight repacking off, as in reader (ModelOptions::extra_buffers) and the C++ peers
-    # (--no-repack): every peer runs the same kernels.
+    # Weight repacking as reader runs (ModelOptions::extra_buffers) and as the C++ peers get
+    # it (--repack | --no-repack): every peer runs the same kernels.
     default_params = lib.llama_model_default_params
 
     def model_params():
         p = default_params()
-        p.use_extra_bufts = False
+        p.use_extra_bufts = a.repack
         return p
 
     lib.llama_model_default_params = model_params

@@ -57,7 +57,10 @@ run_server() {  # label, round, command...
 FA=$(grep -qw avx512dq /proc/cpuinfo && echo on || echo off)
 READER=(build/bin/reader serve --port "$PORT" --parallel 32 --ctx 2048 --threads "$THREADS"
         "$([ "$FA" = on ] && echo --flash-attn || echo --no-flash-attn)")
-LLAMA=("$LLAMA_SERVER" -m "$MODEL" --port "$PORT" -np 32 -c $((32 * 2048)) -t "$THREADS" -fa "$FA" --no-repack)
+# Weights likewise: repacked where reader repacks them by default (AVX512-VNNI, no AMX).
+REPACK=$(grep -qw avx512_vnni /proc/cpuinfo && ! grep -qw amx_int8 /proc/cpuinfo && echo --repack || echo --no-repack)
+READER+=("$REPACK")
+LLAMA=("$LLAMA_SERVER" -m "$MODEL" --port "$PORT" -np 32 -c $((32 * 2048)) -t "$THREADS" -fa "$FA" "$REPACK")
 SERVERS=(reader reader-ar llama-server llama-server-ngram-simple llama-server-ngram-mod)
 start() {  # label, round
   case $1 in

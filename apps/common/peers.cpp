@@ -67,25 +67,25 @@ std::string last_line(const std::string& s) {
   return last.empty() ? "no output" : last;
 }
 
-// Flags every llama.cpp peer gets: reader's run settings. -fa, -ngl and --no-repack match
-// reader's context (flash attention and GPU layers as reader runs them, where llama.cpp would
-// otherwise offload to any GPU it finds; no weight repacking); -b covers the whole prompt
+// Flags every llama.cpp peer gets: reader's run settings. -fa, -ngl and --repack match
+// reader's context (flash attention, GPU layers and weight repacking as reader runs them,
+// where llama.cpp would otherwise offload to any GPU it finds); -b covers the whole prompt
 // (llama-speculative-simple refuses a prompt longer than a batch) while -ub 512 splits it
 // like reader's prefill.
 std::vector<std::string> common_args(const PeerEnv& env, const std::filesystem::path& prompt,
                                      int n_predict) {
   const std::string t = std::to_string(env.threads), c = std::to_string(env.ctx);
-  std::vector<std::string> args = {"-m",         env.model.string(),
-                                   "-f",         prompt.string(),
-                                   "-n",         std::to_string(n_predict),
-                                   "--temp",     "0",
-                                   "-t",         t,
-                                   "-tb",        t,
-                                   "-c",         c,
-                                   "-b",         c,
-                                   "-ub",        "512",
-                                   "-fa",        env.flash_attn ? "on" : "off",
-                                   "--no-repack"};
+  std::vector<std::string> args = {"-m",     env.model.string(),
+                                   "-f",     prompt.string(),
+                                   "-n",     std::to_string(n_predict),
+                                   "--temp", "0",
+                                   "-t",     t,
+                                   "-tb",    t,
+                                   "-c",     c,
+                                   "-b",     c,
+                                   "-ub",    "512",
+                                   "-fa",    env.flash_attn ? "on" : "off"};
+  args.push_back(env.repack ? "--repack" : "--no-repack");
   // A CPU-only llama.cpp warns about -ngl; there is nothing to offload to anyway.
   if (llama_supports_gpu_offload())
     args.insert(args.end(), {"-ngl", env.gpu_layers < 0 ? "all" : std::to_string(env.gpu_layers)});
@@ -149,6 +149,7 @@ PeerResult run_python(const PeerConfig& config, const PeerEnv& env, const std::s
       "--prompt-file",     prompt_file.string(),        "-n",      std::to_string(max_tokens),
       "--threads",         std::to_string(env.threads), "--ctx",   std::to_string(env.ctx)};
   if (env.flash_attn) argv.push_back("--flash-attn");
+  if (env.repack) argv.push_back("--repack");
   argv.insert(argv.end(), {"--gpu-layers", std::to_string(env.gpu_layers)});
   argv.insert(argv.end(), config.args.begin(), config.args.end());
   const auto out = env.work_dir / "peer-out.txt", err = env.work_dir / "peer-err.txt";
@@ -258,6 +259,7 @@ PeerEnv default_peer_env() {
   env.python = root / ".venv" / "bin" / "python";
   env.script = root / "scripts" / "peer_prompt_lookup.py";
   env.flash_attn = flash_attn_by_default();  // as reader's models run unless told otherwise
+  env.repack = repack_by_default();
   return env;
 }
 

@@ -38,6 +38,7 @@ struct PeerEnv {
   int threads = 1;                     // -t and -tb (resolved, never 0)
   int ctx = 4096;                      // -c
   bool flash_attn = false;             // -fa on|off: reader's setting (ModelOptions::flash_attn)
+  bool repack = false;                 // --repack | --no-repack: reader's (extra_buffers)
   int gpu_layers = 0;                  // -ngl: reader's setting (ModelOptions::gpu_layers)
 };
 

@@ -72,6 +72,7 @@ PeerBench::PeerBench(const PeerBenchFlags& flags, const ModelFlags& model)
   env_.model = model.model_path;
   env_.ctx = model.ctx;
   env_.flash_attn = model.options().flash_attn;
+  env_.repack = model.options().extra_buffers;
   env_.gpu_layers = model.gpu_layers;
   env_.threads =
       model.threads > 0 ? model.threads : std::max(1u, std::thread::hardware_concurrency());

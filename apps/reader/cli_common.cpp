@@ -141,8 +141,13 @@ void ModelFlags::add_to(CLI::App& app) {
   auto* fa_off = app.add_flag("--no-flash-attn", flash_attn_off,
                               "flash attention off: llama.cpp's matmul attention");
   fa_on->excludes(fa_off);
-  app.add_flag("--repack", repack,
-               "let llama.cpp repack weights for its CPU kernels (extra buffers; README)");
+  auto* repack_on_flag = app.add_flag(
+      "--repack", repack_on,
+      "weights repacked once at load for the CPU kernels (llama.cpp's extra buffers; the "
+      "default where our Q8_0 AVX512-VNNI repack applies, README)");
+  auto* repack_off_flag =
+      app.add_flag("--no-repack", repack_off, "weights as the file holds them (no extra buffers)");
+  repack_on_flag->excludes(repack_off_flag);
   app.add_option("--graph-cache", graph_cache,
                  "compute graphs of other batch sizes llama.cpp keeps ready (0: rebuild at "
                  "every change of size, as upstream; docs/tree-sizes.md, session 23)")
@@ -173,7 +178,8 @@ ModelOptions ModelFlags::options(int n_seq_max) const {
   if (flash_attn_on) o.flash_attn = true;
   if (flash_attn_off) o.flash_attn = false;
   o.kv_type = kv_type;
-  o.extra_buffers = repack;
+  if (repack_on) o.extra_buffers = true;
+  if (repack_off) o.extra_buffers = false;
   o.graph_cache = graph_cache;
   o.pad_decodes = pad_decodes;
   return o;

@@ -50,7 +50,8 @@ struct ModelFlags {
   bool flash_attn_on = false;   // --flash-attn
   bool flash_attn_off = false;  // --no-flash-attn (neither: flash_attn_by_default())
   std::string kv_type = "f16";
-  bool repack = false;                           // llama.cpp's extra (repacked) weight buffers
+  bool repack_on = false;                        // --repack
+  bool repack_off = false;                       // --no-repack (neither: repack_by_default())
   int graph_cache = ModelOptions{}.graph_cache;  // --graph-cache
   int gpu_layers = 0;                            // --gpu-layers (or $READER_GPU_LAYERS)
   bool pad_decodes = false;                      // --pad-decodes

@@ -38,6 +38,9 @@ class ModelError : public std::runtime_error {
 // is faster than the matmul path for one token and more so for several (docs/tree-sizes.md,
 // session 22). Elsewhere llama.cpp's own flash attention is neither exact nor faster here: off.
 bool flash_attn_by_default();
+// Whether weights are repacked by default: llama.cpp was built for AVX512-VNNI (our Q8_0
+// repack) and without AMX (README, "Tree sizes").
+bool repack_by_default();
 
 struct ModelOptions {
   std::filesystem::path path;  // GGUF file
@@ -54,10 +57,11 @@ struct ModelOptions {
   // KV-cache element type: "f16" (llama.cpp's default), "f32" or "q8_0" (needs flash_attn,
   // and runs llama.cpp's own flash-attention kernel, not the patched one).
   std::string kv_type = "f16";
-  // llama.cpp's "extra" weight buffers: CPU repacking and Intel AMX. Off by default: on
-  // this machine the AMX matmul crashes (SIGSEGV in ggml_backend_amx_mul_mat), and
-  // off makes batched and single-token kernels agree more often (README).
-  bool extra_buffers = false;
+  // llama.cpp's "extra" weight buffers: weights repacked once at load for the CPU kernels.
+  // Our patched build repacks only Q8_0, for a kernel that computes every token the same way
+  // in any batch (scripts/patches/llama.cpp-repack-q8-avx512.patch), so it is on where that
+  // kernel runs and llama.cpp has no Intel AMX buffers (whose matmul crashed on one VM).
+  bool extra_buffers = repack_by_default();
   // Compute graphs of other batch sizes llama.cpp keeps ready (our patch
   // scripts/patches/llama.cpp-graph-cache.patch): verification changes the batch size at
   // most steps, and rebuilding a graph costs about a tenth of a one-token decode here

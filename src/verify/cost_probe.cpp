@@ -36,13 +36,14 @@ struct PairedTimes {
   }
 };
 
-// The machine and the attention the model runs with: flash attention, the KV-cache type, a
-// GPU and padded decodes change what a decode of n tokens costs, so a cost measured with
-// other settings is not this run's.
+// The machine and the attention the model runs with: flash attention, repacked weights, the
+// KV-cache type, a GPU and padded decodes change what a decode of n tokens costs, so a cost
+// measured with other settings is not this run's.
 std::string cost_machine(const Model& model) {
   const ModelOptions& o = model.options();
   const std::string offload = model.offload_description();
   return machine_key() + (o.flash_attn ? " / flash attention" : "") +
+         (o.extra_buffers ? " / repacked weights" : "") +
          (o.kv_type != "f16" ? " / KV " + o.kv_type : "") +
          (offload.empty() ? "" : " / " + offload) + (o.pad_decodes ? " / padded decodes" : "");
 }

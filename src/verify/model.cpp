@@ -402,6 +402,16 @@ bool Model::rows_batch_invariant() const {
          flash_attn_by_default();
 }
 
+bool repack_by_default() {
+  static const bool on = [] {
+    init_backend_once();
+    const std::string info = llama_print_system_info();
+    const auto has = [&](const char* f) { return info.find(f) != std::string::npos; };
+    return has("AVX512 = 1") && has("AVX512_VNNI = 1") && has("REPACK = 1") && !has("AMX_INT8 = 1");
+  }();
+  return on;
+}
+
 bool Model::trees_bitwise() const {
   return rows_batch_invariant() && llama_model_n_swa(model_) == 0;
 }

@@ -1,6 +1,8 @@
 // The graph cache (scripts/patches/llama.cpp-graph-cache.patch) swaps in a compute graph built
 // for an earlier batch of the same shape: a stale input or a graph kept past a change of the
 // KV cache would show here as logits that differ from a context that rebuilds every graph.
+// The same steps also check the other patches that must leave every logit row as it was:
+// padded decodes and repacked weights.
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -81,6 +83,21 @@ TEST_P(GraphCache, LogitsEqualRebuildingEveryGraph) {
   const auto got = run_steps(*cached);
   ASSERT_EQ(want.size(), got.size());
   for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(want[i], got[i]) << "row " << i << ": differs";
+}
+
+// Weights repacked at load (scripts/patches/llama.cpp-repack-q8-avx512.patch, reader's default
+// where it runs) are the same arithmetic in another layout: every logit row of the same steps
+// must be bitwise that of the weights as the file holds them, for one token and for many.
+TEST_P(GraphCache, RepackedWeightsGiveTheSameLogits) {
+  if (!repack_by_default()) GTEST_SKIP() << "llama.cpp built without the Q8_0 AVX512-VNNI repack";
+  ModelOptions o = small_context(GetParam());
+  o.extra_buffers = false;
+  auto plain = Model::load(o);
+  const auto want = run_steps(*plain);
+  plain.reset();
+  o.extra_buffers = true;
+  auto repacked = Model::load(o);
+  EXPECT_EQ(run_steps(*repacked), want);
 }
 
 // Padded decodes (ModelOptions::pad_decodes) add fillers after the batch: its rows and the
