@@ -31,6 +31,18 @@ static void pretranspose(Mat& M){
     for(int r=0;r<16;++r) M.D[(t*M.k+l)*16+r]=unhalf(M.A[(t*16+r)*M.k+l].d);
   }
 }
+// Both layouts' per-block work once the 16 rows sit one per 32-bit lane in w[0..7]: every column's
+// exact int32 dot product (two chains of vpdpbusd), scaled and added in block order.
+template<int RN> static inline void columns(const __m512i* w,__m512 da,const blk* B,int64_t ldb,const int32_t* corr,const float* db,int64_t k,int64_t l,__m512* acc){
+    for(int j=0;j<RN;++j){
+      const int8_t* bq=B[ldb*j+l].qs;
+      __m512i s0=_mm512_set1_epi32(corr[j*k+l]), s1=_mm512_setzero_si512();
+      for(int q=0;q<8;q+=2){ int32_t b0,b1; memcpy(&b0,bq+4*q,4); memcpy(&b1,bq+4*q+4,4);
+        s0=_mm512_dpbusd_epi32(s0,w[q],_mm512_set1_epi32(b0)); s1=_mm512_dpbusd_epi32(s1,w[q+1],_mm512_set1_epi32(b1)); }
+      const __m512 scale=_mm512_mul_ps(da,_mm512_set1_ps(db[j*k+l]));
+      acc[j]=_mm512_fmadd_ps(scale,_mm512_cvtepi32_ps(_mm512_add_epi32(s0,s1)),acc[j]);
+    }
+}
 template<int RN> static void tile_orig(const Mat& M,int64_t ii,const blk* B,int64_t ldb,const int32_t* corr,const float* db,float* C,int64_t ldc){
   const blk* A=M.A.data(); int64_t lda=M.k, k=M.k;
   const __m512i flip=_mm512_set1_epi8((char)0x80);
@@ -48,14 +60,7 @@ template<int RN> static void tile_orig(const Mat& M,int64_t ii,const blk* B,int6
     for(int p=0;p<4;++p){ t[2*p]=_mm512_unpacklo_epi32(z[2*p],z[2*p+1]); t[2*p+1]=_mm512_unpackhi_epi32(z[2*p],z[2*p+1]); }
     for(int h=0;h<2;++h){ u[4*h]=_mm512_unpacklo_epi64(t[4*h],t[4*h+2]); u[4*h+1]=_mm512_unpackhi_epi64(t[4*h],t[4*h+2]); u[4*h+2]=_mm512_unpacklo_epi64(t[4*h+1],t[4*h+3]); u[4*h+3]=_mm512_unpackhi_epi64(t[4*h+1],t[4*h+3]); }
     for(int q=0;q<4;++q){ w[q]=_mm512_permutex2var_epi64(u[q],lo,u[q+4]); w[q+4]=_mm512_permutex2var_epi64(u[q],hi,u[q+4]); }
-    for(int j=0;j<RN;++j){
-      const int8_t* bq=B[ldb*j+l].qs;
-      __m512i s0=_mm512_set1_epi32(corr[j*k+l]), s1=_mm512_setzero_si512();
-      for(int q=0;q<8;q+=2){ int32_t b0,b1; memcpy(&b0,bq+4*q,4); memcpy(&b1,bq+4*q+4,4);
-        s0=_mm512_dpbusd_epi32(s0,w[q],_mm512_set1_epi32(b0)); s1=_mm512_dpbusd_epi32(s1,w[q+1],_mm512_set1_epi32(b1)); }
-      const __m512 scale=_mm512_mul_ps(da,_mm512_set1_ps(db[j*k+l]));
-      acc[j]=_mm512_fmadd_ps(scale,_mm512_cvtepi32_ps(_mm512_add_epi32(s0,s1)),acc[j]);
-    }
+    columns<RN>(w,da,B,ldb,corr,db,k,l,acc);
   }
   for(int j=0;j<RN;++j) _mm512_storeu_ps(C+ldc*j+ii,acc[j]);
 }
@@ -68,14 +73,7 @@ template<int RN> static void tile_pre(const Mat& M,int64_t ii,const blk* B,int64
     _mm_prefetch((const char*)(D+(l+PF)*16),_MM_HINT_T0);
     const __m512 da=_mm512_loadu_ps(D+l*16);
     __m512i w[8]; for(int q=0;q<8;++q) w[q]=_mm512_load_si512((const void*)(tw+64*q));
-    for(int j=0;j<RN;++j){
-      const int8_t* bq=B[ldb*j+l].qs;
-      __m512i s0=_mm512_set1_epi32(corr[j*k+l]), s1=_mm512_setzero_si512();
-      for(int q=0;q<8;q+=2){ int32_t b0,b1; memcpy(&b0,bq+4*q,4); memcpy(&b1,bq+4*q+4,4);
-        s0=_mm512_dpbusd_epi32(s0,w[q],_mm512_set1_epi32(b0)); s1=_mm512_dpbusd_epi32(s1,w[q+1],_mm512_set1_epi32(b1)); }
-      const __m512 scale=_mm512_mul_ps(da,_mm512_set1_ps(db[j*k+l]));
-      acc[j]=_mm512_fmadd_ps(scale,_mm512_cvtepi32_ps(_mm512_add_epi32(s0,s1)),acc[j]);
-    }
+    columns<RN>(w,da,B,ldb,corr,db,k,l,acc);
   }
   for(int j=0;j<RN;++j) _mm512_storeu_ps(C+ldc*j+ii,acc[j]);
 }
