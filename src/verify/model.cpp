@@ -84,23 +84,29 @@ ggml_type kv_cache_type(const std::string& name) {
   throw ModelError("unknown KV-cache type '" + name + "' (expected f16, f32 or q8_0)");
 }
 
-}  // namespace
-
-bool flash_attn_by_default() {
-  static const bool on = [] {
+// Whether llama_print_system_info() lists `feature` ("AVX512 = 1": what ggml was compiled for
+// and found).
+bool llama_reports(std::string_view feature) {
+  static const std::string info = [] {
     // Our log callback first: reading the system info loads the backends, and a GPU
     // backend announces itself on stderr as it loads.
     init_backend_once();
-#if defined(__x86_64__) || defined(__i386__)
-    // ggml lists "AVX512 = 1" when it was compiled for AVX-512F, as the patch's kernel needs
-    // (with AVX-512DQ, which every AVX-512 CPU since Skylake has).
-    const std::string info = llama_print_system_info();
-    return info.find("AVX512 = 1") != std::string::npos && __builtin_cpu_supports("avx512dq");
-#else
-    return false;
-#endif
+    return std::string(llama_print_system_info());
   }();
+  return info.find(feature) != std::string::npos;
+}
+
+}  // namespace
+
+bool flash_attn_by_default() {
+#if defined(__x86_64__) || defined(__i386__)
+  // AVX-512F, as the patch's kernel needs (with AVX-512DQ, which every AVX-512 CPU since
+  // Skylake has).
+  static const bool on = llama_reports("AVX512 = 1") && __builtin_cpu_supports("avx512dq");
   return on;
+#else
+  return false;
+#endif
 }
 
 // Reused llama_batch storage, sized for n_batch tokens x n_seq_max ids each.
@@ -403,12 +409,8 @@ bool Model::rows_batch_invariant() const {
 }
 
 bool repack_by_default() {
-  static const bool on = [] {
-    init_backend_once();
-    const std::string info = llama_print_system_info();
-    const auto has = [&](const char* f) { return info.find(f) != std::string::npos; };
-    return has("AVX512 = 1") && has("AVX512_VNNI = 1") && has("REPACK = 1") && !has("AMX_INT8 = 1");
-  }();
+  static const bool on = llama_reports("AVX512 = 1") && llama_reports("AVX512_VNNI = 1") &&
+                         llama_reports("REPACK = 1") && !llama_reports("AMX_INT8 = 1");
   return on;
 }
 

@@ -1,12 +1,6 @@
 import numpy as np, collections
-gens = []
-for f in ["g0", "g1", "g2"]:
-    gens += list(np.load(f"/tmp/c47/{f}.npy", allow_pickle=True))
-T = 0.8
-def stats(row):
-    w = np.exp((row.astype(np.float64) - row.max()) / T); w /= w.sum()
-    c = np.cumsum(w) - w
-    return w, c
+from common import load_gens, stats
+gens = load_gens()
 table1, table3 = {}, {}
 cnt = collections.Counter()
 margins = []

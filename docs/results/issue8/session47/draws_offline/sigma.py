@@ -1,13 +1,8 @@
 import numpy as np, collections
 from scipy.stats import norm
 from sklearn.metrics import roc_auc_score
-gens = []
-for f in ["g0", "g1", "g2"]:
-    gens += list(np.load(f"/tmp/c47/{f}.npy", allow_pickle=True))
-T = 0.8
-def stats(row):
-    w = np.exp((row.astype(np.float64) - row.max()) / T); w /= w.sum()
-    return w, np.cumsum(w) - w
+from common import load_gens, stats
+gens = load_gens()
 table1, table3 = {}, {}
 X = []  # (lo, hi, u, share among top4, hit, src, rank)
 for g in gens:
