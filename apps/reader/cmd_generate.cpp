@@ -32,13 +32,19 @@ struct GenerateFlags {
 void run_generate(const GenerateFlags& f) {
   if (f.prompt.has_value() == f.prompt_file.has_value())
     throw UsageError("give exactly one of --prompt or --prompt-file");
+  // "-f -" reads the prompt from standard input, as `echo ... | reader generate -f -`.
+  const bool from_stdin = f.prompt_file && *f.prompt_file == "-";
+  const std::filesystem::path prompt_path =
+      from_stdin ? "/dev/stdin" : f.prompt_file.value_or(std::string());
   if (!f.stats_json.empty()) {
     std::vector<std::filesystem::path> inputs = f.inputs.files(f.model.model_path);
-    if (f.prompt_file) inputs.emplace_back(*f.prompt_file);
+    if (f.prompt_file && !from_stdin) inputs.emplace_back(prompt_path);
     check_output_path(f.stats_json, "--stats-json", inputs);
   }
-  std::string prompt_text = f.prompt ? *f.prompt : read_text_file(*f.prompt_file);
-  require_utf8(prompt_text, f.prompt ? "--prompt" : "prompt file " + *f.prompt_file);
+  std::string prompt_text = f.prompt ? *f.prompt : read_text_file(prompt_path);
+  require_utf8(prompt_text, f.prompt     ? std::string("--prompt")
+                            : from_stdin ? std::string("the prompt on standard input")
+                                         : "prompt file " + *f.prompt_file);
   if (prompt_text.empty()) throw UsageError("the prompt is empty");
 
   const Method method = parse_method(f.method);
@@ -82,7 +88,8 @@ void add_generate_command(CLI::App& app) {
   flags->model.add_to(*cmd);
   cmd->add_option("-p,--prompt", flags->prompt,
                   "prompt text: the user message of a one-turn chat (--raw: plain text)");
-  cmd->add_option("-f,--prompt-file", flags->prompt_file, "read the prompt from this file");
+  cmd->add_option("-f,--prompt-file", flags->prompt_file,
+                  "read the prompt from this file (-: standard input)");
   CLI::Option* chat = cmd->add_flag(
       "--chat", flags->chat,
       "require the model's chat template (the default uses it when the model has one)");

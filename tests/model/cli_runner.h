@@ -30,14 +30,16 @@ inline std::string slurp(const std::filesystem::path& p) {
   return ss.str();
 }
 
-// `args` is appended to the binary path verbatim (the caller quotes).
-inline CliResult run_cli(const std::string& args) {
+// `args` is appended to the binary path verbatim (the caller quotes); standard input is
+// `stdin_path`.
+inline CliResult run_cli(const std::string& args,
+                         const std::filesystem::path& stdin_path = "/dev/null") {
   static int counter = 0;
   const auto dir = std::filesystem::temp_directory_path() /
                    ("reader-cli-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
   std::filesystem::create_directories(dir);
-  const std::string cmd = std::string(READER_CLI_PATH) + " " + args + " </dev/null >" +
-                          (dir / "out").string() + " 2>" + (dir / "err").string();
+  const std::string cmd = std::string(READER_CLI_PATH) + " " + args + " <" + stdin_path.string() +
+                          " >" + (dir / "out").string() + " 2>" + (dir / "err").string();
   const int status = std::system(cmd.c_str());
   CliResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

@@ -141,6 +141,23 @@ TEST(BadInputNoModel, NonUtf8Prompt) {
   std::filesystem::remove(p);
 }
 
+TEST(BadInputNoModel, EmptyStandardInputPrompt) {
+  expect_clean_error(run_cli("generate -n 2 --prompt-file -"), "the prompt is empty");
+}
+
+// "-f -" reads the prompt from standard input: the same text as --prompt gives.
+TEST(Cli, PromptFromStandardInput) {
+  const std::string text = "Name three colours.";
+  const auto p = scratch_file("stdin-prompt.txt", text);
+  const CliResult given = run_cli("generate --method ar -n 8 --prompt '" + text + "'");
+  const CliResult piped = run_cli("generate --method ar -n 8 -f -", p);
+  ASSERT_EQ(given.exit_code, 0) << given.err;
+  ASSERT_EQ(piped.exit_code, 0) << piped.err;
+  EXPECT_FALSE(given.out.empty());
+  EXPECT_EQ(piped.out, given.out);
+  std::filesystem::remove(p);
+}
+
 TEST(BadInputNoModel, BothOrNeitherPrompt) {
   expect_clean_error(run_cli("generate"), "--prompt");
   expect_clean_error(run_cli("generate --prompt a --prompt-file b"), "exactly one");
