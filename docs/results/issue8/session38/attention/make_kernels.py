@@ -28,12 +28,8 @@ def added_code(patch_text):
     return src[start:end]
 
 
-def main():
-    old_patch = subprocess.run(["git", "-C", str(ROOT), "show", "1266dc8:" + PATCH],
-                               capture_output=True, text=True, check=True).stdout
-    new_patch = (ROOT / PATCH).read_text()
-    old = added_code(old_patch).replace("attend_rows", "attend_rows_old")
-    old = old[old.index("template <int R>"):]  # struct Row comes once, from the new code
+def preamble():
+    """The header's includes and ggml's AVX-512 expf (from the cached sdist), which the kernels use."""
     with tarfile.open(SDIST) as tar:
         vec = tar.extractfile(f"llama_cpp_python-{VERSION}/vendor/llama.cpp/ggml/src/ggml-cpu/vec.h")
         vec = io.TextIOWrapper(vec).read()
@@ -49,7 +45,16 @@ def main():
 typedef uint16_t ggml_fp16_t;
 static inline float GGML_CPU_FP16_TO_FP32(ggml_fp16_t h) { return _cvtsh_ss(h); }
 """
-    Path(sys.argv[1]).write_text(header + expf + "\n" + added_code(new_patch) + "\n" + old)
+    return header + expf + "\n"
+
+
+def main():
+    old_patch = subprocess.run(["git", "-C", str(ROOT), "show", "1266dc8:" + PATCH],
+                               capture_output=True, text=True, check=True).stdout
+    new_patch = (ROOT / PATCH).read_text()
+    old = added_code(old_patch).replace("attend_rows", "attend_rows_old")
+    old = old[old.index("template <int R>"):]  # struct Row comes once, from the new code
+    Path(sys.argv[1]).write_text(preamble() + added_code(new_patch) + "\n" + old)
 
 
 if __name__ == "__main__":
