@@ -1,2 +1,0 @@
-M=/work/main/models/SmolLM2-135M-Instruct.Q8_0.gguf
-for r in $(seq 1 8); do if (( r % 2 )); then order="0 1"; else order="1 0"; fi; for t in $order; do for n in 1 8; do echo -n "thp=$t n=$n r=$r "; if [ $t = 1 ]; then export READER_THP=1; else unset READER_THP; fi; READER_PF=12 READER_OPPROF=1 LD_LIBRARY_PATH=/tmp/libG /tmp/dp/dprobe $M $n 300 2>&1 | grep -E "^MUL_MAT|^FLASH|^n=" | awk '/MUL_MAT/{printf "mm %.3f ", ($2+$4)/2/300/2.3} /FLASH/{printf "fa %.3f ", ($2+$4)/2/300/2.3} /^n=/{print "wall", $3}'; done; done; done

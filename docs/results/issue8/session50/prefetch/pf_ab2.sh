@@ -1,2 +1,0 @@
-M=/work/main/models/SmolLM2-135M-Instruct.Q8_0.gguf
-for r in $(seq 1 12); do if (( r % 2 )); then order="4 12"; else order="12 4"; fi; for pf in $order; do for n in 1 8; do echo -n "pf=$pf n=$n r=$r "; READER_PF=$pf READER_OPPROF=1 LD_LIBRARY_PATH=/tmp/libPF /tmp/dp/dprobe $M $n 400 2>&1 | grep -E "^MUL_MAT|^n=" | awk '/MUL_MAT/{printf "mm %.3f ", ($2+$4)/2/400/2.3} /^n=/{print "wall", $3}'; done; done; done
