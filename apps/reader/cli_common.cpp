@@ -213,6 +213,9 @@ void MethodInputs::add_to(CLI::App& app) {
                  "method suffix: stop a draft where its estimated probability falls below")
       ->capture_default_str()
       ->check(CLI::Range(0.0f, 1.0f));
+  app.add_flag("--fixed-cost", fixed_cost,
+               "price verification steps with the profile's cost curve only, not corrected by "
+               "the step times this run measures (drafting then repeats exactly from run to run)");
 }
 
 std::vector<std::filesystem::path> MethodInputs::files(
@@ -238,6 +241,7 @@ MethodConfig LoadedInputs::config(Method method) const {
   c.draft_cost = draft_cost;
   c.profile = profile ? &*profile : nullptr;
   c.suffix = suffix;
+  c.adapt_cost = adapt_cost;
   return c;
 }
 
@@ -280,6 +284,7 @@ void warn_if_calibrated_elsewhere(const LoadedInputs& in, Method method) {
 LoadedInputs load_method_inputs(const MethodInputs& in, Model& model, Method method) {
   LoadedInputs out;
   out.suffix = in.suffix;
+  out.adapt_cost = !in.fixed_cost;
   if (!in.tree.empty() && method != Method::kAutoregressive) {
     out.shape = load_tree_shape(in.tree);
     out.shape->validate_for(model.n_seq_max(), model.options().kv_unified);

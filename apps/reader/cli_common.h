@@ -66,6 +66,7 @@ struct MethodInputs {
   std::string draft_model;         // GGUF for method "draft"
   std::string profile = "auto";    // reader tune's profile; "auto": the model's; "none"
   SuffixParams suffix;             // method "suffix" (ArcticInference's defaults)
+  bool fixed_cost = false;         // --fixed-cost: the profile's curve, not this run's steps
   void add_to(CLI::App& app);
   // The model and the files these flags read for it ("auto" resolved, "none" left out): what
   // an output flag must never overwrite.
@@ -79,6 +80,7 @@ struct LoadedInputs {
   std::optional<TreeShape> shape;
   std::optional<Profile> profile;
   SuffixParams suffix;
+  bool adapt_cost = true;  // !MethodInputs::fixed_cost
   MethodConfig config(Method method) const;
 };
 // Loads and checks everything before generation starts (vocabularies, tree budget).

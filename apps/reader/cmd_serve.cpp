@@ -93,7 +93,7 @@ void run_serve(const ServeFlags& f_in) {
   mo.kv_unified = false;
   auto model = Model::load(mo);
   LoadedInputs inputs = load_method_inputs(f.inputs, *model, method);
-  SharedDraftState shared{OutputMemory(static_cast<size_t>(f.memory_tokens)), {}};
+  SharedDraftState shared{OutputMemory(static_cast<size_t>(f.memory_tokens)), {}, {}};
   MethodConfig config = inputs.config(method);
   if (!f.no_memory) config.shared = &shared;
   // The cost model the batch policy uses: measured once here (and cached), before serving.

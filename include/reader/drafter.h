@@ -141,6 +141,7 @@ std::unique_ptr<Speculator> make_draft_model_speculator(Model& draft_model,
 struct SharedDraftState {
   OutputMemory memory;             // finished responses, newest kept
   RecyclingTable recycling_table;  // Token Recycling's rows, shared by every request
+  StepCostTracker step_costs;      // what verification steps cost here lately
 };
 
 struct DraftPolicy {
@@ -148,6 +149,8 @@ struct DraftPolicy {
   std::vector<double> priors = acceptance_priors(AcceptanceCounts{});  // prior q per kind
   std::vector<double> priors_sampled;  // the same under sampling (empty: `priors` serve)
   bool calibrate = false;              // verify whole candidate trees and count (reader tune)
+  // Correct `cost` by the step times the engine reports (StepCostTracker); false: `cost` as is.
+  bool adapt_cost = true;
   // Search earlier outputs of the same Generator too (the paper: "this datastore can be
   // built online by appending generated responses"; SuffixDecoding's global tree).
   bool remember_outputs = true;
@@ -180,6 +183,7 @@ class ReaderDrafter : public Drafter {
   // Builds the tree for the committed `context` (ending with the root token).
   DraftTree draft(TokenSpan context, int budget_cap) override;
   void observe(const DraftTree& tree, const NodeLogits& logits) override;
+  void observe_step_time(int tokens, double ms) override;
   // Which nodes of the last drafted tree were accepted (teaches the acceptance model).
   void feedback(const DraftTree& tree, const std::vector<int>& accepted_nodes) override;
   void commit(TokenSpan committed) override;
@@ -212,8 +216,11 @@ class ReaderDrafter : public Drafter {
   Tokens reference_;                             // predicted output, inserted into trie_ by begin()
   std::vector<const NextTokenSource*> sources_;  // trie_ first, then datastore, history_
   Tokens scratch_context_;
-  CostModel cost_;              // verification cost on this machine
-  AcceptanceModel acceptance_;  // q(node | parent accepted): priors + this run
+  CostModel cost_;                  // verification cost on this machine
+  StepCostTracker own_step_costs_;  // steps' times, where no SharedDraftState holds them
+  StepCostTracker* step_costs_;     // the tracker that prices steps; null: cost_ alone
+  int last_context_ = 0;            // cached tokens when the last tree was drafted
+  AcceptanceModel acceptance_;      // q(node | parent accepted): priors + this run
   // Whether a speculator whose layers cost decodes is worth running this step.
   bool speculator_pays(const CostCurve& cost);
   // This generation's shift of the estimates, one for the speculator's nodes and one for

@@ -49,6 +49,9 @@ class Drafter {
   virtual DraftTree draft(TokenSpan context, int budget_cap) = 0;
   // Sees the verifier's logits for every node of the tree just verified.
   virtual void observe(const DraftTree& tree, const NodeLogits& logits) = 0;
+  // The decode that verified the last drafted tree, alone (no other sequence in it): `tokens`
+  // tokens, `ms` milliseconds. A drafter that prices steps by their cost learns it here.
+  virtual void observe_step_time(int /*tokens*/, double /*ms*/) {}
   // Which nodes of the last drafted tree were accepted (root first).
   virtual void feedback(const DraftTree& tree, const std::vector<int>& accepted_nodes) = 0;
   // Tokens committed this step (the accepted path and the bonus token), in order.

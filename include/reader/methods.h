@@ -57,6 +57,10 @@ struct MethodConfig {
   SharedDraftState* shared = nullptr;
   // kReader: where each step's candidates go to fit a refiner (reader tune); null: nowhere.
   RefinerCollector* collect_refiner = nullptr;
+  // Price steps with the cost curve corrected by the step times measured while generating
+  // (StepCostTracker, tree_policy.h); false: the curve alone, so that the same text drafts
+  // the same trees whatever the host's hour (tests that count drafts, --fixed-cost).
+  bool adapt_cost = true;
 };
 
 // The tree shape a method drafts with: the config's, else the profile's (reader), else

@@ -101,6 +101,49 @@ class CostModel {
 // stays the probe's: batched steps are priced as before.
 CostModel with_steps_in_place(const CostModel& probed, const CostCurve& in_place);
 
+// Verification steps priced as they cost where and when they run. The profile's c(n, L) was
+// measured at one hour, and on a shared host the price of a long step against a one-token one
+// moves by the hour: on session 51's Xeon, setup's tune measured c(4) = 1.28 and benches two
+// hours later paid 1.55-1.82 (docs/tree-sizes.md, session 51). Priced at the wrong hour's
+// curve, the policy drafts past the point where drafted tokens pay. A step also slows the one
+// after it (a one-token decode after an eight-token one costs 15-25% more here, session 50),
+// which is part of its price too. So the tracker fits recent steps' decode times (exponential
+// forgetting) as T = a + j [n > 1] + b x + d x': x = c(n, L) - 1 on the profile's curve for the
+// step's size and context, x' the same for the step before it, j what any step of more than
+// one token adds, with priors that j = 0, b = a and d = 0 (the profile's curve, and no
+// aftermath; d >= 0). One fit over all sizes: a price per size would favour whichever size's few
+// steps happened to run fast. A step of n tokens costs (a + j [n > 1] + (b + d) x) / a, never
+// less than the profile says: on session 36's AMD EPYC, prices fitted below the profile's
+// drafted more and ran 1-4% slower (docs/tree-sizes.md, session 36).
+class StepCostTracker {
+ public:
+  // One verification step of `tokens` tokens: `excess` = c(tokens, L) - 1 on the profile's
+  // curve at its context, `ms` its decode's wall time. Ignored: sizes below 1, non-finite or
+  // non-positive times, and the first step after start(), which followed a prefill.
+  void record(int tokens, double excess, double ms);
+  // A generation starts: its first step follows the prompt's prefill, not a step.
+  void start() { has_previous_ = false; }
+  // `curve` (the profile's at the coming step's context) priced by recent steps: the same
+  // points, c(1) = 1, never below `curve`; `curve` itself until kMinSteps steps are recorded.
+  CostCurve priced(const CostCurve& curve) const;
+  double steps() const { return sums_[0][0]; }  // decayed count of recorded steps
+  // The fit (a, j, b, d) in milliseconds; a = 0: nothing fitted yet.
+  const std::array<double, 4>& fit() const { return fit_; }
+
+  static constexpr double kForget = 0.99;   // each record's weight decays by this per step
+  static constexpr double kMinSteps = 8;    // decayed steps before prices move
+  static constexpr double kPriorSteps = 2;  // each prior's weight, in steps at x = kPriorExcess
+  static constexpr double kPriorExcess = 0.5;
+
+ private:
+  void refit();
+  // Decayed sums of products of the regressors and the time, u = (1, [n > 1], x, x', T).
+  std::array<std::array<double, 5>, 5> sums_{};
+  std::array<double, 4> fit_{};  // (a, j, b, d)
+  double previous_ = 0;          // x of the last recorded step
+  bool has_previous_ = false;    // whether a step was recorded since start()
+};
+
 // Used only when no profile and no measurement is available: SmolLM2 Q8_0 on an Intel
 // Xeon at 512 cached tokens (docs/tree-sizes.md, "Session 2"), the same curve at every context.
 CostModel fallback_cost_model();

@@ -1,6 +1,7 @@
 // Verification cost curves c(n) and their dependence on the context length.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 
 #include "reader/tree_policy.h"
@@ -154,6 +155,83 @@ CostModel with_steps_in_place(const CostModel& probed, const CostCurve& in_place
   CostModel adjusted(std::move(curves));
   if (!probed.batch().empty()) adjusted.set_batch(probed.batch_context(), probed.batch());
   return adjusted;
+}
+
+void StepCostTracker::record(int tokens, double excess, double ms) {
+  if (tokens < 1 || !(ms > 0) || !std::isfinite(ms) || !std::isfinite(excess)) return;
+  excess = std::max(0.0, excess);
+  const bool follows_step = has_previous_;
+  const double before = previous_;
+  has_previous_ = true;
+  previous_ = excess;
+  if (!follows_step) return;
+  const double more = tokens > 1 ? 1.0 : 0.0;
+  // A step the host stalled (another tenant, a page fault) says little about sizes: once a
+  // fit exists, no step counts for more than twice what it predicts.
+  const auto [a, j, b, d] = fit_;
+  if (a > 0 && steps() >= kMinSteps)
+    ms = std::min(ms, 2 * (a + j * more + b * excess + d * before));
+  const std::array<double, 5> u = {1.0, more, excess, before, ms};
+  for (auto& row : sums_)
+    for (double& v : row) v *= kForget;
+  for (size_t r = 0; r < 5; ++r)
+    for (size_t c = 0; c < 5; ++c) sums_[r][c] += u[r] * u[c];
+  refit();
+}
+
+void StepCostTracker::refit() {
+  // Least squares plus k (j^2 + (b - a)^2 + d^2), k = kPriorSteps kPriorExcess^2: each prior
+  // worth kPriorSteps steps at an excess of kPriorExcess. Solved for the first `n` of
+  // (a, j, b, d), the rest 0.
+  const double k = kPriorSteps * kPriorExcess * kPriorExcess;
+  const auto solve = [&](size_t n) -> std::optional<std::array<double, 4>> {
+    std::array<std::array<double, 5>, 4> m{};  // the normal equations, right-hand side last
+    for (size_t r = 0; r < n; ++r) {
+      for (size_t c = 0; c < n; ++c) m[r][c] = sums_[r][c];
+      m[r][4] = sums_[r][4];
+    }
+    m[1][1] += k;                                            // j = 0
+    m[0][0] += k, m[2][2] += k, m[0][2] -= k, m[2][0] -= k;  // b = a
+    m[3][3] += k;                                            // d = 0
+    // Gaussian elimination: symmetric positive definite, the priors make it so.
+    for (size_t c = 0; c < n; ++c) {
+      if (!(m[c][c] > 0)) return std::nullopt;
+      for (size_t r = c + 1; r < n; ++r) {
+        const double f = m[r][c] / m[c][c];
+        for (size_t i = c; i < n; ++i) m[r][i] -= f * m[c][i];
+        m[r][4] -= f * m[c][4];
+      }
+    }
+    std::array<double, 4> x{};
+    for (size_t c = n; c-- > 0;) {
+      double v = m[c][4];
+      for (size_t i = c + 1; i < n; ++i) v -= m[c][i] * x[i];
+      x[c] = v / m[c][c];
+      if (!std::isfinite(x[c])) return std::nullopt;
+    }
+    if (!(x[0] > 0)) return std::nullopt;
+    return x;
+  };
+  // No step makes the next one faster: where the fit says so, the sizes were too few to
+  // tell an aftermath from a step's own cost (two sizes in turn, say), and d is left at 0.
+  std::optional<std::array<double, 4>> x = solve(4);
+  if (x && (*x)[3] < 0) x = solve(3);
+  if (x) fit_ = *x;
+}
+
+CostCurve StepCostTracker::priced(const CostCurve& curve) const {
+  const auto [a, j, b, d] = fit_;
+  if (steps() < kMinSteps || !(a > 0)) return curve;
+  const double one = curve.points().front().second;  // c(1), 1 on every measured curve
+  std::vector<std::pair<int, double>> points = curve.points();
+  double previous = 1.0;
+  for (auto& [n, c] : points) {
+    const double fitted = n > 1 ? (a + j + (b + d) * (c - one)) / a : 1.0;
+    previous = std::max({previous, c / one, fitted});
+    c = previous;
+  }
+  points.front().second = 1.0;
+  return CostCurve(std::move(points));
 }
 
 }  // namespace reader

@@ -47,6 +47,9 @@ ReaderDrafter::ReaderDrafter(TreeShape shape, std::unique_ptr<Speculator> specul
       shared_(policy.shared),
       ends_generation_(std::move(policy.ends_generation)),
       cost_(std::move(policy.cost)),
+      step_costs_(!policy.adapt_cost ? nullptr
+                  : policy.shared    ? &policy.shared->step_costs
+                                     : &own_step_costs_),
       acceptance_(policy.priors),
       priors_(std::move(policy.priors)),
       priors_sampled_(std::move(policy.priors_sampled)),
@@ -69,6 +72,7 @@ ReaderDrafter::ReaderDrafter(TreeShape shape, std::unique_ptr<Speculator> specul
 }
 
 void ReaderDrafter::begin(TokenSpan prompt) {
+  if (step_costs_) step_costs_->start();
   recalibration_ = {};  // a new text: its own shifts and its own tokens' record
   token_record_.clear();
   pace_ = {};
@@ -164,7 +168,10 @@ DraftTree ReaderDrafter::draft(TokenSpan context, int budget_cap) {
   // Batched, a sequence's extra tokens cost what the batch's passes cost, which the engine
   // judges for all sequences at once: pick the path by expected tokens alone, keep all of it.
   static const CostCurve kFree({{1, 1.0}, {2, 1.0}});
-  const CostCurve cost = batched_ ? kFree : cost_.at(static_cast<int>(context.size()));
+  last_context_ = static_cast<int>(context.size());
+  const CostCurve cost = batched_      ? kFree
+                         : step_costs_ ? step_costs_->priced(cost_.at(last_context_))
+                                       : cost_.at(last_context_);
   if (speculator_ && (calibrate_ || speculator_pays(cost))) {
     speculator_->draft(context, tree);
     for (int i = 1; i < tree.size(); ++i) {  // kind: depth and rank among siblings
@@ -277,6 +284,13 @@ void ReaderDrafter::feedback(const DraftTree& tree, const std::vector<int>& acce
   }
   if (!calibrate_)
     for (AcceptanceRecalibration& r : recalibration_) r.refit();
+}
+
+void ReaderDrafter::observe_step_time(int tokens, double ms) {
+  // Calibration verifies whole candidate trees and a batched step's price is the engine's:
+  // neither is a step this drafter's policy chose alone.
+  if (!step_costs_ || calibrate_ || batched_ || tokens < 1) return;
+  step_costs_->record(tokens, cost_.at(last_context_)(tokens) - 1.0, ms);
 }
 
 void ReaderDrafter::observe(const DraftTree& tree, const NodeLogits& logits) {

@@ -461,6 +461,7 @@ bool Engine::step() {
     });
     if (s->drafter) {
       s->drafter->observe(tree, row);
+      if (running.size() == 1) s->drafter->observe_step_time(tree.size(), verify_ms);
       s->drafter->feedback(tree, acc.nodes);
     }
     const int before = s->out->size();

@@ -119,6 +119,7 @@ std::unique_ptr<Drafter> make_drafter(Model& model, const MethodConfig& config) 
     policy.priors_sampled = acceptance_priors(counts(config.profile->acceptance_sampled));
   policy.ends_generation = [&model](Token t) { return model.is_eog(t); };
   policy.calibrate = config.calibrate;
+  policy.adapt_cost = config.adapt_cost;
   policy.shared = config.shared;
   if (config.method == Method::kReader) {  // fitted to READER's candidates, and only theirs
     if (config.profile) {

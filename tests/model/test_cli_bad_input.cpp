@@ -158,6 +158,20 @@ TEST(Cli, PromptFromStandardInput) {
   std::filesystem::remove(p);
 }
 
+// READER with its steps priced by the profile alone (--fixed-cost) or by what they cost now
+// (the default) writes the same text as AR: the pricing chooses drafts, never tokens.
+TEST(Cli, FixedCostChangesNoText) {
+  const std::string prompt = "--prompt 'Repeat this sentence twice: the tide comes in at dusk.'";
+  const CliResult ar = run_cli("generate --method ar -n 24 " + prompt);
+  const CliResult fixed = run_cli("generate --method reader --fixed-cost -n 24 " + prompt);
+  const CliResult priced = run_cli("generate --method reader -n 24 " + prompt);
+  ASSERT_EQ(ar.exit_code, 0) << ar.err;
+  ASSERT_EQ(fixed.exit_code, 0) << fixed.err;
+  ASSERT_EQ(priced.exit_code, 0) << priced.err;
+  EXPECT_EQ(fixed.out, ar.out);
+  EXPECT_EQ(priced.out, ar.out);
+}
+
 TEST(BadInputNoModel, BothOrNeitherPrompt) {
   expect_clean_error(run_cli("generate"), "--prompt");
   expect_clean_error(run_cli("generate --prompt a --prompt-file b"), "exactly one");

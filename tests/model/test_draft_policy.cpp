@@ -29,6 +29,7 @@ std::unique_ptr<Drafter> sure_retrieval_drafter(Model& m) {
   const Profile sure = fixed_profile(m, 0.9);
   MethodConfig config{Method::kRetrieval, std::nullopt, nullptr, nullptr};
   config.profile = &sure;
+  config.adapt_cost = false;  // drafting as the profile prices it, whatever the hour
   return make_drafter(m, config);
 }
 
@@ -43,6 +44,7 @@ TEST(DraftPolicy, LowAcceptanceProfileDraftsAlmostNothingWithoutRepetition) {
   const Profile low = fixed_profile(m, 0.05);
   MethodConfig config{Method::kReader, std::nullopt, shared_datastore("smollm2"), nullptr};
   config.profile = &low;
+  config.adapt_cost = false;  // drafting as the profile prices it, whatever the hour
   Generator reader(m, config);
   // The passage's tokens shuffled: no phrase in the prompt continues the way it did.
   Tokens prompt = m.tokenize(kPassage, true);
@@ -67,6 +69,7 @@ TEST(DraftPolicy, SamplingUsesTheSampledPriors) {
   p.sampled_temperature = 0.8;
   MethodConfig config{Method::kReader, std::nullopt, shared_datastore("smollm2"), nullptr};
   config.profile = &p;
+  config.adapt_cost = false;  // drafting as the profile prices it, whatever the hour
   Generator reader(m, config);
   const Tokens prompt = m.tokenize(m.apply_chat_template("Name three colours."), true, true);
   GenerationOptions opts;
@@ -152,6 +155,7 @@ TEST(DraftPolicy, BatchedDrafterLeavesTheCutToTheEngine) {
   const Profile modest = fixed_profile(m, 0.3);  // a drafted token pays alone only rarely
   MethodConfig config{Method::kReader, std::nullopt, shared_datastore("smollm2"), nullptr};
   config.profile = &modest;
+  config.adapt_cost = false;  // drafting as the profile prices it, whatever the hour
   const Tokens prompt =
       m.tokenize(m.apply_chat_template(std::string("Summarise:\n\n") + kPassage), true, true);
   // The answer has begun to copy the passage: the trie continues it for many tokens.
@@ -180,6 +184,7 @@ TEST(DraftPolicy, RepeatedPassageGetsLongChains) {
   const Profile cautious = fixed_profile(m, -1);  // no calibration: cautious defaults
   MethodConfig config{Method::kReader, std::nullopt, shared_datastore("smollm2"), nullptr};
   config.profile = &cautious;
+  config.adapt_cost = false;  // drafting as the profile prices it, whatever the hour
   Generator reader(m, config);
   Generator ar(m, {Method::kAutoregressive, {}, nullptr, nullptr});
   const Tokens prompt = m.tokenize(
@@ -206,6 +211,7 @@ GenerationResult run_draft_method(double draft_cost, Model& draft, const Tokens&
   const Profile sure = fixed_profile(m, 0.9);
   MethodConfig config{Method::kDraft, std::nullopt, nullptr, &draft};
   config.profile = &sure;
+  config.adapt_cost = false;  // drafting as the profile prices it, whatever the hour
   config.draft_cost = draft_cost;
   Generator gen(m, config);
   GenerationOptions opts;
@@ -296,6 +302,7 @@ TEST(DraftPolicy, TraceRecordsEveryStepAsItHappened) {
   const Profile calibrated = calibrated_profile(m);
   MethodConfig config{Method::kReader, std::nullopt, shared_datastore("smollm2"), nullptr};
   config.profile = &calibrated;
+  config.adapt_cost = false;  // drafting as the profile prices it, whatever the hour
   Generator reader(m, config);
   std::ostringstream text;
   DraftTrace trace(text);

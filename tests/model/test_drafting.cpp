@@ -58,6 +58,7 @@ TEST_P(Drafting, CopyHeavyPromptIsDraftedAndAccepted) {
   const Profile profile = calibrated_profile(m);  // what generate drafts with after setup
   MethodConfig config{parse_method(c.method), {}, shared_datastore("smollm2"), nullptr};
   config.profile = &profile;
+  config.adapt_cost = false;  // drafting as the profile prices it, whatever the hour
   Generator spec(m, config);
   GenerationOptions opts;
   opts.max_tokens = 56;

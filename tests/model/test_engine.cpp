@@ -11,6 +11,7 @@
 #include "model_fixture.h"
 #include "reader/engine.h"
 #include "reader/methods.h"
+#include "reader/speculative.h"
 #include "test_profile_fixture.h"
 
 namespace reader::test {
@@ -271,6 +272,51 @@ TEST(EngineLifecycle, ConsecutiveRequestsStayPut) {
   // Running ids 1, 2, 3, then 1, 2, share one forward pass as they are: a move would only
   // cost a copy (the rule before session 33 moved 3 into 0).
   EXPECT_EQ(run_four_checked({2, 24, 24, 8}), 0u);
+}
+
+// A drafter that drafts nothing and keeps the step times the engine reports to it.
+class StepTimeLog : public Drafter {
+ public:
+  void begin(TokenSpan) override {}
+  DraftTree draft(TokenSpan context, int) override { return DraftTree(context.back(), 1); }
+  void observe(const DraftTree&, const NodeLogits&) override {}
+  void observe_step_time(int tokens, double ms) override { steps.push_back({tokens, ms}); }
+  void feedback(const DraftTree&, const std::vector<int>&) override {}
+  void commit(TokenSpan) override {}
+  std::vector<std::pair<int, double>> steps;  // (tokens, ms) per reported step
+};
+
+// A step's decode time reaches the drafter when the decode was its sequence's alone (the
+// price a policy can learn from), and never while other sequences share the decode.
+TEST(EngineLifecycle, DraftersHearTheTimesOfDecodesTheyHadAlone) {
+  Model& solo = shared_model("smollm2");
+  const auto prompts = test_prompts(solo);
+  GenerationOptions opts;
+  opts.max_tokens = 12;
+  StepTimeLog alone;
+  const GenerationResult r = generate_speculative(solo, prompts[1], opts, alone);
+  ASSERT_EQ(std::ssize(alone.steps), r.stats.steps);
+  for (const auto& [tokens, ms] : alone.steps) {
+    EXPECT_EQ(tokens, 1);
+    EXPECT_GT(ms, 0.0);
+  }
+
+  Model& m = stream_model(2);
+  EngineOptions eo;
+  eo.max_sequences = 2;
+  Engine engine(m, eo);
+  StepTimeLog first, second;
+  for (StepTimeLog* log : {&first, &second}) {
+    Request req;
+    req.prompt = prompts[1];
+    req.options = opts;
+    req.drafter = log;
+    engine.submit(std::move(req));
+  }
+  engine.run_until_idle();
+  // Both started together and ran the same length: no step was ever theirs alone.
+  EXPECT_TRUE(first.steps.empty());
+  EXPECT_TRUE(second.steps.empty());
 }
 
 }  // namespace
