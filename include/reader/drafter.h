@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -216,11 +217,11 @@ class ReaderDrafter : public Drafter {
   Tokens reference_;                             // predicted output, inserted into trie_ by begin()
   std::vector<const NextTokenSource*> sources_;  // trie_ first, then datastore, history_
   Tokens scratch_context_;
-  CostModel cost_;                  // verification cost on this machine
-  StepCostTracker own_step_costs_;  // steps' times, where no SharedDraftState holds them
-  StepCostTracker* step_costs_;     // the tracker that prices steps; null: cost_ alone
-  int last_context_ = 0;            // cached tokens when the last tree was drafted
-  AcceptanceModel acceptance_;      // q(node | parent accepted): priors + this run
+  CostModel cost_;                       // verification cost on this machine
+  StepCostTracker own_step_costs_;       // steps' times, where no SharedDraftState holds them
+  StepCostTracker* step_costs_;          // the tracker that prices steps; null: cost_ alone
+  std::optional<CostCurve> last_curve_;  // cost_ at the last unbatched draft's context
+  AcceptanceModel acceptance_;           // q(node | parent accepted): priors + this run
   // Whether a speculator whose layers cost decodes is worth running this step.
   bool speculator_pays(const CostCurve& cost);
   // This generation's shift of the estimates, one for the speculator's nodes and one for

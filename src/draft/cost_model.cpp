@@ -192,7 +192,7 @@ void StepCostTracker::refit() {
     }
     m[1][1] += k;                                            // j = 0
     m[0][0] += k, m[2][2] += k, m[0][2] -= k, m[2][0] -= k;  // b = a
-    m[3][3] += k;                                            // d = 0
+    if (n > 3) m[3][3] += k;                                 // d = 0
     // Gaussian elimination: symmetric positive definite, the priors make it so.
     for (size_t c = 0; c < n; ++c) {
       if (!(m[c][c] > 0)) return std::nullopt;
@@ -228,9 +228,8 @@ CostCurve StepCostTracker::priced(const CostCurve& curve) const {
   for (auto& [n, c] : points) {
     const double fitted = n > 1 ? (a + j + (b + d) * (c - one)) / a : 1.0;
     previous = std::max({previous, c / one, fitted});
-    c = previous;
+    c = previous;  // c(1) stays 1: its excess is 0
   }
-  points.front().second = 1.0;
   return CostCurve(std::move(points));
 }
 

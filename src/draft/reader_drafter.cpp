@@ -168,10 +168,10 @@ DraftTree ReaderDrafter::draft(TokenSpan context, int budget_cap) {
   // Batched, a sequence's extra tokens cost what the batch's passes cost, which the engine
   // judges for all sequences at once: pick the path by expected tokens alone, keep all of it.
   static const CostCurve kFree({{1, 1.0}, {2, 1.0}});
-  last_context_ = static_cast<int>(context.size());
+  if (!batched_) last_curve_ = cost_.at(static_cast<int>(context.size()));
   const CostCurve cost = batched_      ? kFree
-                         : step_costs_ ? step_costs_->priced(cost_.at(last_context_))
-                                       : cost_.at(last_context_);
+                         : step_costs_ ? step_costs_->priced(*last_curve_)
+                                       : *last_curve_;
   if (speculator_ && (calibrate_ || speculator_pays(cost))) {
     speculator_->draft(context, tree);
     for (int i = 1; i < tree.size(); ++i) {  // kind: depth and rank among siblings
@@ -289,8 +289,8 @@ void ReaderDrafter::feedback(const DraftTree& tree, const std::vector<int>& acce
 void ReaderDrafter::observe_step_time(int tokens, double ms) {
   // Calibration verifies whole candidate trees and a batched step's price is the engine's:
   // neither is a step this drafter's policy chose alone.
-  if (!step_costs_ || calibrate_ || batched_ || tokens < 1) return;
-  step_costs_->record(tokens, cost_.at(last_context_)(tokens) - 1.0, ms);
+  if (!step_costs_ || calibrate_ || batched_ || !last_curve_) return;
+  step_costs_->record(tokens, (*last_curve_)(tokens)-1.0, ms);
 }
 
 void ReaderDrafter::observe(const DraftTree& tree, const NodeLogits& logits) {
