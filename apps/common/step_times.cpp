@@ -35,4 +35,11 @@ std::vector<std::pair<int, double>> StepTimes::relative_to(double base_ms, int m
   return out;
 }
 
+CostCurve StepTimes::curve_against(const StepTimes& ar) const {
+  std::vector<std::pair<int, double>> points = {{1, 1.0}};
+  for (const auto& [n, c] : relative_to(ar.mean_ms(1), kEnoughSteps))
+    if (n >= 2) points.emplace_back(n, std::max(points.back().second, c));
+  return CostCurve(std::move(points));
+}
+
 }  // namespace reader

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "reader/generate.h"
+#include "reader/tree_policy.h"
 
 namespace reader {
 
@@ -25,6 +26,11 @@ class StepTimes {
   // For each size with at least min_steps steps (and one at least): its mean time over
   // `base_ms` (an autoregressive step's), in size order.
   std::vector<std::pair<int, double>> relative_to(double base_ms, int min_steps) const;
+  // These steps as a cost curve against the one-token steps of `ar` (autoregressive decoding of
+  // the same prompts): c(1) = 1, then each size of 2 tokens or more seen kEnoughSteps times,
+  // kept non-decreasing (timing noise). c(1) = 1 alone where nothing qualifies. `reader tune`
+  // makes its in-place curve so; `reader bench --bound` prices the copy oracle so.
+  CostCurve curve_against(const StepTimes& ar) const;
 
  private:
   std::vector<double> ms_;  // [n]: summed time of the steps that verified n tokens

@@ -6,6 +6,7 @@
 
 #include "bench_report.h"
 #include "reader/copy_bound.h"
+#include "step_times.h"
 
 namespace reader::cli {
 
@@ -16,24 +17,32 @@ BoundTable::BoundTable(std::function<CostCurve(int context)> curve_at,
     : curve_at_(std::move(curve_at)), datastore_(datastore) {}
 
 json BoundTable::add(const std::string& set, TokenSpan prompt, TokenSpan output) {
-  // The cost at the generation's mean context: prompt plus half the output.
-  const CostCurve curve = curve_at_(static_cast<int>(prompt.size() + output.size() / 2));
-  const CopyBound own = copy_oracle_bound(copyable_run_lengths(prompt, output), curve);
-  auto [it, added] = sets_.try_emplace(set);
-  if (added) order_.push_back(set);
-  SetTotals& t = it->second;
-  t.ar_cost += own.ar_cost;
-  t.cost += own.cost;
-  t.ceilings.push_back(speedup_ceiling(curve));
-  ++t.prompts;
+  Output o{set, static_cast<int>(prompt.size() + output.size() / 2),
+           copyable_run_lengths(prompt, output), {}};
+  if (datastore_) o.runs_datastore = copyable_run_lengths(prompt, output, datastore_);
+  if (std::find(order_.begin(), order_.end(), set) == order_.end()) order_.push_back(set);
+  const CostCurve curve = curve_at_(o.context);
+  const CopyBound own = copy_oracle_bound(o.runs, curve);
   json row = {{"bound", own.speedup()}, {"bound_steps", own.drafts.size()}};
-  if (datastore_) {
-    const CopyBound ds = copy_oracle_bound(copyable_run_lengths(prompt, output, datastore_), curve);
-    t.cost_datastore += ds.cost;
-    row["bound_datastore"] = ds.speedup();
-  }
-  row["ceiling"] = t.ceilings.back();
+  if (datastore_) row["bound_datastore"] = copy_oracle_bound(o.runs_datastore, curve).speedup();
+  row["ceiling"] = speedup_ceiling(curve);
+  outputs_.push_back(std::move(o));
   return row;
+}
+
+BoundTable::SetTotals BoundTable::price(
+    const std::string& set, const std::function<CostCurve(int context)>& curve_at) const {
+  SetTotals t;
+  for (const Output& o : outputs_) {
+    if (o.set != set) continue;
+    const CostCurve curve = curve_at(o.context);
+    const CopyBound own = copy_oracle_bound(o.runs, curve);
+    t.ar_cost += own.ar_cost;
+    t.cost += own.cost;
+    if (datastore_) t.cost_datastore += copy_oracle_bound(o.runs_datastore, curve).cost;
+    t.ceilings.push_back(speedup_ceiling(curve));
+  }
+  return t;
 }
 
 json BoundTable::set_bounds(const SetTotals& t) const {
@@ -43,48 +52,82 @@ json BoundTable::set_bounds(const SetTotals& t) const {
   return b;
 }
 
-std::string BoundTable::annotate(json& summary) const {
+std::string BoundTable::annotate(json& summary,
+                                 const std::map<std::string, CostCurve>& steps_paid) const {
+  // Each set's bounds under the profile's curve, and under the steps this run paid.
+  std::map<std::string, json> profile_bounds, paid_bounds;
+  for (const std::string& set : order_) {
+    profile_bounds[set] = set_bounds(price(set, curve_at_));
+    const auto paid = steps_paid.find(set);
+    if (paid == steps_paid.end() || paid->second.points().size() < 2) continue;
+    const CostCurve& in_place = paid->second;
+    paid_bounds[set] = set_bounds(price(set, [&](int context) {
+      return with_steps_in_place(CostModel({{context, curve_at_(context)}}), in_place).at(context);
+    }));
+  }
   std::vector<std::string> methods;  // non-AR methods, in summary order
   for (json& row : summary) {
-    const auto it = sets_.find(row["set"].get<std::string>());
-    if (it == sets_.end()) continue;
-    const json b = set_bounds(it->second);
-    row.update(b);
+    const std::string set = row["set"].get<std::string>();
+    if (!profile_bounds.count(set)) continue;
     const double speedup = row["speedup"].get<double>();
-    row["fraction_of_bound"] = speedup / b["bound"].get<double>();
-    if (datastore_)
-      row["fraction_of_bound_datastore"] = speedup / b["bound_datastore"].get<double>();
+    const auto put = [&](const json& b, const std::string& suffix) {
+      row["bound" + suffix] = b["bound"];
+      row["bound_datastore" + suffix] = b["bound_datastore"];
+      row["ceiling" + suffix] = b["ceiling"];
+      row["fraction_of_bound" + suffix] = speedup / b["bound"].get<double>();
+      if (datastore_)
+        row["fraction_of_bound_datastore" + suffix] =
+            speedup / b["bound_datastore"].get<double>();
+    };
+    put(profile_bounds.at(set), "");
+    if (paid_bounds.count(set)) put(paid_bounds.at(set), "_paid");
     const std::string m = row["method"];
     if (m != "ar" && std::find(methods.begin(), methods.end(), m) == methods.end())
       methods.push_back(m);
   }
-  std::string md =
-      "\nCopy-oracle bound (speedup over AR an oracle copier would reach under the "
-      "cost curve; share = speedup / bound" +
-      std::string(datastore_ ? ", without / with the datastore" : "") +
-      "):\n\n| set | bound (prompt + output) | bound (+ datastore) | ceiling |";
-  for (const std::string& m : methods) md += " " + m + " share |";
-  md += "\n|---|---|---|---|";
-  for (size_t i = 0; i < methods.size(); ++i) md += "---|";
-  md += "\n";
-  for (const std::string& set : order_) {
-    const json b = set_bounds(sets_.at(set));
-    md += fmt::format("| {} | {:.2f}x | {} | {:.2f}x |", set, b["bound"].get<double>(),
-                      datastore_ ? fmt::format("{:.2f}x", b["bound_datastore"].get<double>()) : "-",
-                      b["ceiling"].get<double>());
-    for (const std::string& m : methods) {
-      std::string cell = " - |";
-      for (const json& row : summary)
-        if (row["set"] == set && row["method"] == m)
-          cell = datastore_
-                     ? fmt::format(" {:.0f}% / {:.0f}% |",
-                                   100 * row["fraction_of_bound"].get<double>(),
-                                   100 * row["fraction_of_bound_datastore"].get<double>())
-                     : fmt::format(" {:.0f}% |", 100 * row["fraction_of_bound"].get<double>());
-      md += cell;
-    }
+
+  const auto table = [&](const std::string& title, const std::map<std::string, json>& bounds,
+                         const std::string& suffix) {
+    std::string md = "\n" + title + "; share = speedup / bound" +
+                     std::string(datastore_ ? ", without / with the datastore" : "") +
+                     ":\n\n| set | bound (prompt + output) | bound (+ datastore) | ceiling |";
+    for (const std::string& m : methods) md += " " + m + " share |";
+    md += "\n|---|---|---|---|";
+    for (size_t i = 0; i < methods.size(); ++i) md += "---|";
     md += "\n";
-  }
+    for (const std::string& set : order_) {
+      if (!bounds.count(set)) continue;
+      const json& b = bounds.at(set);
+      md += fmt::format(
+          "| {} | {:.2f}x | {} | {:.2f}x |", set, b["bound"].get<double>(),
+          datastore_ ? fmt::format("{:.2f}x", b["bound_datastore"].get<double>()) : "-",
+          b["ceiling"].get<double>());
+      for (const std::string& m : methods) {
+        std::string cell = " - |";
+        for (const json& row : summary)
+          if (row["set"] == set && row["method"] == m)
+            cell = datastore_ ? fmt::format(
+                                    " {:.0f}% / {:.0f}% |",
+                                    100 * row["fraction_of_bound" + suffix].get<double>(),
+                                    100 * row["fraction_of_bound_datastore" + suffix].get<double>())
+                              : fmt::format(" {:.0f}% |",
+                                            100 * row["fraction_of_bound" + suffix].get<double>());
+        md += cell;
+      }
+      md += "\n";
+    }
+    return md;
+  };
+  std::string md = table(
+      "Copy-oracle bound (the speedup over AR an oracle copier would reach) under the profile's "
+      "cost curve",
+      profile_bounds, "");
+  if (!paid_bounds.empty())
+    md += table(
+        "The same bound priced by the verification steps this run paid, per set, against its "
+        "autoregressive steps (sizes seen " +
+            std::to_string(StepTimes::kEnoughSteps) + " times or more, the profile's shape beyond)",
+        paid_bounds, "_paid");
   return md;
 }
 

@@ -311,6 +311,8 @@ void run_bench(const BenchFlags& f) {
     }
   }
   std::map<std::string, StepTimes> step_times;  // by method: its verification steps' times
+  // By set: AR's steps and those of our other methods, pooled (the bound's prices).
+  std::map<std::string, std::pair<StepTimes, StepTimes>> set_steps;
   ProgressBar bar("bench");
   for (size_t si = 0; si < sets.size(); ++si) {
     const auto& [set, items] = sets[si];
@@ -330,6 +332,7 @@ void run_bench(const BenchFlags& f) {
         if (trace && g > 0) trace->run(set, items[p].id, names[g]);
         const GenerationResult r = gens[g]->run(prompt, opts);
         step_times[names[g]].add(r.stats);
+        (g == 0 ? set_steps[set].first : set_steps[set].second).add(r.stats);
         rows[g] = generation_to_json(r);
         rows[g]["text"] = r.text;
         if (g == 0 && bound) rows[g].update(bound->add(set, prompt, r.tokens));
@@ -417,7 +420,12 @@ void run_bench(const BenchFlags& f) {
       }
     }
   }
-  if (bound) md += bound->annotate(summary);
+  if (bound) {
+    std::map<std::string, CostCurve> steps_paid;
+    for (const auto& [set, steps] : set_steps)
+      steps_paid.emplace(set, steps.second.curve_against(steps.first));
+    md += bound->annotate(summary, steps_paid);
+  }
   json step_costs = json::object();
   add_step_costs({names.begin(), names.begin() + static_cast<std::ptrdiff_t>(gens.size())},
                  step_times, md, step_costs);

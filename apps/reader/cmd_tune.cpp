@@ -119,11 +119,7 @@ CostCurve measure_steps_in_place(Model& model, const LoadedInputs& inputs, const
     bar.update(static_cast<double>(i + 1) / static_cast<double>(prompts.size()), prompts[i].id);
   }
   bar.finish();
-  std::vector<std::pair<int, double>> points = {{1, 1.0}};
-  for (const auto& [n, c] : reader_steps.relative_to(ar_steps.mean_ms(1), StepTimes::kEnoughSteps))
-    if (n >= 2)  // non-decreasing, as a curve must be (timing noise)
-      points.emplace_back(n, std::max(points.back().second, c));
-  return CostCurve(std::move(points));
+  return reader_steps.curve_against(ar_steps);
 }
 
 // A speculator position's rate as it occurs: its confidence buckets, alone and seconded by

@@ -84,5 +84,37 @@ TEST(StepTimesTest, NoBaseNoRatiosAndOutOfRangeSizesAreEmpty) {
   EXPECT_EQ(times.steps(3), 0);
 }
 
+// The curve tune and bench make: c(1) = 1, then sizes of 2+ tokens seen kEnoughSteps times,
+// each at least the one before (a naive scan over sizes).
+TEST(StepTimesTest, CurveAgainstAutoregressiveStepsIsNonDecreasingFromOne) {
+  std::mt19937 rng(52);
+  for (int trial = 0; trial < 200; ++trial) {
+    StepTimes ar, drafted;
+    GenerationStats ar_stats, st;
+    const double ar_ms = std::uniform_real_distribution<>(2.0, 8.0)(rng);
+    const int ar_steps = std::uniform_int_distribution<>(0, 3)(rng);
+    ar_stats.verified_histogram = {0, ar_steps};
+    ar_stats.verify_ms_by_size = {0.0, ar_ms * ar_steps};
+    ar.add(ar_stats);
+    const int sizes = std::uniform_int_distribution<>(0, 20)(rng);
+    for (int n = 0; n < sizes; ++n) {
+      const int steps = std::uniform_int_distribution<>(0, 25)(rng);
+      st.verified_histogram.push_back(steps);
+      st.verify_ms_by_size.push_back(steps * ar_ms * std::uniform_real_distribution<>(0.5, 4)(rng));
+    }
+    drafted.add(st);
+    std::vector<std::pair<int, double>> expected = {{1, 1.0}};
+    for (int n = 2; n < sizes && ar_steps > 0; ++n)
+      if (drafted.steps(n) >= StepTimes::kEnoughSteps)
+        expected.emplace_back(n, std::max(expected.back().second, drafted.mean_ms(n) / ar_ms));
+    const CostCurve got = drafted.curve_against(ar);
+    ASSERT_EQ(got.points().size(), expected.size());
+    for (size_t i = 0; i < expected.size(); ++i) {
+      EXPECT_EQ(got.points()[i].first, expected[i].first);
+      EXPECT_NEAR(got.points()[i].second, expected[i].second, 1e-9);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace reader

@@ -5,7 +5,8 @@
 
 Per set: every method's and peer's speedup (the bench's ratio of median tok/s over our AR),
 as the median over the runs; the copy-oracle bound without / with the datastore (medians)
-and READER's share of it; READER's slowest prompt and 10th percentile of per-prompt speedups,
+and READER's share of it, under the profile's curve and (runs from session 52 on) under the
+steps each run paid ("paid"); READER's slowest prompt and 10th percentile of per-prompt speedups,
 each prompt's speedup being its median over the runs. Last rows: geometric means over the
 sets of the medians, then each run's own geometric means (the spread between runs).
 """
@@ -40,6 +41,7 @@ for d in runs:
     for (s, i), m in tps.items():
         per_prompt[s][i].append(m["reader"] / m["ar"])
 methods = [m for m in next(iter(summary.values())) if m not in ("ar", "llama:ar")]
+paid = all("bound_paid" in r for rows in summary.values() for r in rows["reader"])
 
 
 def med(rows, key):
@@ -65,8 +67,9 @@ if total_time:
 
 
 print(f"| set | AR tok/s | " + " | ".join(methods) +
-      " | bound p+o / +ds | reader share | reader min / p10 per prompt |")
-print("|---" * (len(methods) + 5) + "|")
+      " | bound p+o / +ds | reader share" + (" | bound paid | reader share paid" if paid else "") +
+      " | reader min / p10 per prompt |")
+print("|---" * (len(methods) + (7 if paid else 5)) + "|")
 logs = defaultdict(list)
 for s, rows in summary.items():
     ratios = sorted(st.median(v) for v in per_prompt[s].values())
@@ -80,18 +83,23 @@ for s, rows in summary.items():
         logs[m].append(math.log(v))
     r = rows["reader"]
     b, bd, sp = med(r, "bound"), med(r, "bound_datastore"), med(r, "speedup")
+    paid_cells = ""
+    if paid:
+        pb, pbd = med(r, "bound_paid"), med(r, "bound_datastore_paid")
+        paid_cells = f" | {pb:.2f}x / {pbd:.2f}x | {100 * sp / pb:.0f}% / {100 * sp / pbd:.0f}%"
     print(f"| {s} | {med(rows['ar'], 'median_tokens_per_s'):.1f} | " + " | ".join(cells) +
-          f" | {b:.2f}x / {bd:.2f}x | {100 * sp / b:.0f}% / {100 * sp / bd:.0f}%"
+          f" | {b:.2f}x / {bd:.2f}x | {100 * sp / b:.0f}% / {100 * sp / bd:.0f}%" + paid_cells +
           f" | {ratios[0]:.2f} / {p10:.2f} |")
+blank = " |" * (5 if paid else 3)
 print("| **geomean** | | " + " | ".join(f"**{math.exp(st.mean(logs[m])):.3f}**" for m in methods) +
-      " | | | |")
+      blank)
 for i, d in enumerate(runs):
     g = defaultdict(list)
     for row in d["summary"]:
         if row["method"] in methods:
             g[row["method"]].append(math.log(float(row["speedup"])))
     print(f"| run {i + 1} geomean | | " +
-          " | ".join(f"{math.exp(st.mean(g[m])):.3f}" for m in methods) + " | | | |")
+          " | ".join(f"{math.exp(st.mean(g[m])):.3f}" for m in methods) + blank)
 
 
 def write_svg(path, medians, methods):
