@@ -17,8 +17,10 @@ BoundTable::BoundTable(std::function<CostCurve(int context)> curve_at,
     : curve_at_(std::move(curve_at)), datastore_(datastore) {}
 
 json BoundTable::add(const std::string& set, TokenSpan prompt, TokenSpan output) {
-  Output o{set, static_cast<int>(prompt.size() + output.size() / 2),
-           copyable_run_lengths(prompt, output), {}};
+  Output o{set,
+           static_cast<int>(prompt.size() + output.size() / 2),
+           copyable_run_lengths(prompt, output),
+           {}};
   if (datastore_) o.runs_datastore = copyable_run_lengths(prompt, output, datastore_);
   if (std::find(order_.begin(), order_.end(), set) == order_.end()) order_.push_back(set);
   const CostCurve curve = curve_at_(o.context);
@@ -76,8 +78,7 @@ std::string BoundTable::annotate(json& summary,
       row["ceiling" + suffix] = b["ceiling"];
       row["fraction_of_bound" + suffix] = speedup / b["bound"].get<double>();
       if (datastore_)
-        row["fraction_of_bound_datastore" + suffix] =
-            speedup / b["bound_datastore"].get<double>();
+        row["fraction_of_bound_datastore" + suffix] = speedup / b["bound_datastore"].get<double>();
     };
     put(profile_bounds.at(set), "");
     if (paid_bounds.count(set)) put(paid_bounds.at(set), "_paid");
@@ -98,10 +99,10 @@ std::string BoundTable::annotate(json& summary,
     for (const std::string& set : order_) {
       if (!bounds.count(set)) continue;
       const json& b = bounds.at(set);
-      md += fmt::format(
-          "| {} | {:.2f}x | {} | {:.2f}x |", set, b["bound"].get<double>(),
-          datastore_ ? fmt::format("{:.2f}x", b["bound_datastore"].get<double>()) : "-",
-          b["ceiling"].get<double>());
+      md +=
+          fmt::format("| {} | {:.2f}x | {} | {:.2f}x |", set, b["bound"].get<double>(),
+                      datastore_ ? fmt::format("{:.2f}x", b["bound_datastore"].get<double>()) : "-",
+                      b["ceiling"].get<double>());
       for (const std::string& m : methods) {
         std::string cell = " - |";
         for (const json& row : summary)

@@ -40,8 +40,7 @@ std::vector<Item> random_items(std::mt19937& rng) {
 }
 
 // The set's bound the slow way: every output priced by `curve`.
-double naive_bound(const std::vector<Item>& items, const std::string& set,
-                   const CostCurve& curve) {
+double naive_bound(const std::vector<Item>& items, const std::string& set, const CostCurve& curve) {
   double ar = 0, oracle = 0;
   for (const Item& it : items) {
     if (it.set != set) continue;
