@@ -476,7 +476,8 @@ void add_bench_command(CLI::App& app) {
       ->check(CLI::Range(0, 1000000));
   cmd->add_flag("--bound", f->bound,
                 "add the copy-oracle bound of each set (from the AR outputs) and each "
-                "method's share of it");
+                "method's share of it, priced on the profile's cost curve and on the steps "
+                "this run paid");
   cmd->add_option("--prompts", f->prompts, "prompts per set")
       ->capture_default_str()
       ->check(CLI::Range(1, 10000));
