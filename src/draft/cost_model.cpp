@@ -163,7 +163,9 @@ void StepCostTracker::record(int tokens, double excess, double ms) {
   const bool follows_step = has_previous_;
   const double before = previous_;
   has_previous_ = true;
-  previous_ = excess;
+  // What the steps so far add to the next one: each step's excess, fading by kAftermathDecay
+  // a step.
+  previous_ = excess + (follows_step ? kAftermathDecay * before : 0.0);
   if (!follows_step) return;
   const double more = tokens > 1 ? 1.0 : 0.0;
   // A step the host stalled (another tenant, a page fault) says little about sizes: once a
@@ -226,7 +228,8 @@ CostCurve StepCostTracker::priced(const CostCurve& curve) const {
   std::vector<std::pair<int, double>> points = curve.points();
   double previous = 1.0;
   for (auto& [n, c] : points) {
-    const double fitted = n > 1 ? (a + j + (b + d) * (c - one)) / a : 1.0;
+    // Its own time, and what it adds to the steps after it: d x (1 + decay + decay^2 + ...).
+    const double fitted = n > 1 ? (a + j + (b + d / (1 - kAftermathDecay)) * (c - one)) / a : 1.0;
     previous = std::max({previous, c / one, fitted});
     c = previous;  // c(1) stays 1: its excess is 0
   }

@@ -17,15 +17,31 @@ namespace {
 
 const CostCurve kProfile({{1, 1.0}, {2, 1.13}, {4, 1.28}, {8, 1.68}, {16, 2.54}, {32, 4.83}});
 
-// A host where a step of n tokens takes a + j [n > 1] + b x(n) + d x(n'), n' the step before
-// it, x = kProfile - 1.
+constexpr double kDecay = StepCostTracker::kAftermathDecay;
+
+// A host where a step of n tokens takes a + j [n > 1] + b x(n) + d x', x = kProfile - 1 and
+// x' = sum over the steps before it of x, kDecay^k for the one k steps further back.
 struct Host {
   double a = 5.0, j = 0.5, b = 8.5, d = 0.8;
-  double ms(int n, int before) const {
-    return a + (n > 1 ? j : 0.0) + b * (kProfile(n) - 1) + d * (kProfile(before) - 1);
+  double ms(int n, double before) const {
+    return a + (n > 1 ? j : 0.0) + b * (kProfile(n) - 1) + d * before;
   }
-  double price(int n) const { return n > 1 ? (a + j + (b + d) * (kProfile(n) - 1)) / a : 1.0; }
+  // A step's own time and everything it adds to the steps after it, over a one-token step.
+  double price(int n) const {
+    return n > 1 ? (a + j + (b + d / (1 - kDecay)) * (kProfile(n) - 1)) / a : 1.0;
+  }
 };
+
+// x' of every step: the steps before it, fading by kDecay a step (the first has none).
+std::vector<double> aftermaths(const std::vector<int>& sizes) {
+  std::vector<double> out;
+  double before = 0;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    out.push_back(before);
+    before = kProfile(sizes[i]) - 1 + kDecay * before;
+  }
+  return out;
+}
 
 struct Step {
   int tokens;
@@ -44,11 +60,9 @@ std::vector<Step> host_steps(const Host& host, const std::vector<int>& sizes, do
                              std::mt19937& rng) {
   std::normal_distribution<double> jitter(0.0, noise);
   std::vector<Step> out;
-  int before = 1;
-  for (int n : sizes) {
-    out.push_back({n, host.ms(n, before) * (1 + jitter(rng))});
-    before = n;
-  }
+  const std::vector<double> before = aftermaths(sizes);
+  for (size_t i = 0; i < sizes.size(); ++i)
+    out.push_back({sizes[i], host.ms(sizes[i], before[i]) * (1 + jitter(rng))});
   return out;
 }
 
@@ -83,8 +97,9 @@ TEST(StepCostTrackerTest, LearnsWhatStepsCostAndWhatTheyAddToTheNext) {
     Host host;
     host.a = std::uniform_real_distribution<double>(2.0, 20.0)(rng);
     host.j = std::uniform_real_distribution<double>(0.0, 0.2)(rng) * host.a;
-    host.b = std::uniform_real_distribution<double>(1.0, 2.0)(rng) * host.a;
+    // Steepness (b + d / (1 - kDecay)) / a from 1 to 2, part of it aftermath.
     host.d = std::uniform_real_distribution<double>(0.0, 0.3)(rng) * host.a;
+    host.b = std::uniform_real_distribution<double>(1.0, 2.0)(rng) * host.a - host.d / (1 - kDecay);
     const StepCostTracker t = replay(host_steps(host, random_sizes(600, 12, rng), 0.0, rng));
     const CostCurve priced = t.priced(kProfile);
     EXPECT_DOUBLE_EQ(priced(1), 1.0);
@@ -105,9 +120,11 @@ std::vector<double> dense_fit(const std::vector<Step>& steps, size_t n) {
   std::vector<std::vector<double>> a(n, std::vector<double>(n + 1, 0.0));  // right-hand side last
   for (size_t i = 1; i < steps.size(); ++i) {  // the first followed the prefill
     const double w = std::pow(StepCostTracker::kForget, static_cast<double>(steps.size() - 1 - i));
+    double before = 0;  // x' summed from scratch: step i - 1 - k weighs kDecay^k
+    for (size_t k = 0; k < i; ++k)
+      before += std::pow(kDecay, static_cast<double>(k)) * (kProfile(steps[i - 1 - k].tokens) - 1);
     const std::vector<double> u = {1.0, steps[i].tokens > 1 ? 1.0 : 0.0,
-                                   kProfile(steps[i].tokens) - 1,
-                                   kProfile(steps[i - 1].tokens) - 1};
+                                   kProfile(steps[i].tokens) - 1, before};
     for (size_t r = 0; r < n; ++r) {
       for (size_t c = 0; c < n; ++c) a[r][c] += w * u[r] * u[c];
       a[r][n] += w * u[r] * steps[i].ms;
@@ -175,7 +192,7 @@ TEST(StepCostTrackerTest, PricesStartAtOneNeverFallAndSurviveStalls) {
   std::vector<Step> steps = host_steps(host, random_sizes(400, 12, rng), 0.3, rng);
   const CostCurve calm = replay(steps).priced(kProfile);
   steps.push_back({1, 1000.0});  // a step the host stalled
-  steps.push_back({4, host.ms(4, 1)});
+  steps.push_back({4, host.ms(4, 0.0)});
   const CostCurve stalled = replay(steps).priced(kProfile);
   ASSERT_EQ(calm.points().size(), kProfile.points().size());
   EXPECT_DOUBLE_EQ(calm(1), 1.0);
