@@ -107,17 +107,18 @@ CostModel with_steps_in_place(const CostModel& probed, const CostCurve& in_place
 // hours later paid 1.55-1.82 (docs/tree-sizes.md, session 51). Priced at the wrong hour's
 // curve, the policy drafts past the point where drafted tokens pay. A step also slows the one
 // after it (a one-token decode after an eight-token one costs 15-25% more here, session 50),
-// which is part of its price too, and it fades over several steps (session 52: one-token steps
-// cost 1.14 AR steps right after a longer step, 1.06 one to three steps later, 1.035 four to
-// seven steps later). So the tracker fits recent steps' decode times (exponential forgetting) as
-// T = a + j [n > 1] + b x + d x': x = c(n, L) - 1 on the profile's curve for the step's size and
-// context, x' the same summed over the steps before it (the last weighing 1, the one before
-// it kAftermathDecay, and so on), j what any step of more than one token adds, with priors that j =
-// 0, b = a and d = 0 (the profile's curve, and no aftermath; d >= 0). One fit over all sizes: a
-// price per size would favour whichever size's few steps happened to run fast. A step of n tokens
-// costs (a + j [n > 1] + (b + d / (1 - kAftermathDecay)) x) / a, its aftermath included, never less
-// than the profile says: on session 36's AMD EPYC, prices fitted below the profile's drafted
-// more and ran 1-4% slower (docs/tree-sizes.md, session 36).
+// which is part of its price too, and it fades over several steps (session 52: one-token
+// steps cost 1.14 AR steps right after a longer step, 1.06 one to three steps later, 1.035
+// four to seven later). So the tracker fits recent steps' decode times (exponential
+// forgetting) as T = a + j [n > 1] + b x + d x': x = c(n, L) - 1 on the profile's curve for
+// the step's size and context, x' the same summed over the steps before it (the last weighing
+// 1, the one before it kAftermathDecay, and so on), j what any step of more than one token
+// adds, with priors that j = 0, b = a and d = 0 (the profile's curve, and no aftermath;
+// d >= 0). One fit over all sizes: a price per size would favour whichever size's few steps
+// happened to run fast. A step of n tokens costs (a + j [n > 1] + (b + d / (1 -
+// kAftermathDecay)) x) / a, its aftermath included, never less than the profile says: on
+// session 36's AMD EPYC, prices fitted below the profile's drafted more and ran 1-4% slower
+// (docs/tree-sizes.md, session 36).
 class StepCostTracker {
  public:
   // One verification step of `tokens` tokens: `excess` = c(tokens, L) - 1 on the profile's
