@@ -22,7 +22,6 @@ json BoundTable::add(const std::string& set, TokenSpan prompt, TokenSpan output)
            copyable_run_lengths(prompt, output),
            {}};
   if (datastore_) o.runs_datastore = copyable_run_lengths(prompt, output, datastore_);
-  if (std::find(order_.begin(), order_.end(), set) == order_.end()) order_.push_back(set);
   const CostCurve curve = curve_at_(o.context);
   const CopyBound own = copy_oracle_bound(o.runs, curve);
   json row = {{"bound", own.speedup()}, {"bound_steps", own.drafts.size()}};
@@ -56,9 +55,12 @@ json BoundTable::set_bounds(const SetTotals& t) const {
 
 std::string BoundTable::annotate(json& summary,
                                  const std::map<std::string, CostCurve>& steps_paid) const {
+  std::vector<std::string> sets;  // in order of their first output
+  for (const Output& o : outputs_)
+    if (std::find(sets.begin(), sets.end(), o.set) == sets.end()) sets.push_back(o.set);
   // Each set's bounds under the profile's curve, and under the steps this run paid.
   std::map<std::string, json> profile_bounds, paid_bounds;
-  for (const std::string& set : order_) {
+  for (const std::string& set : sets) {
     profile_bounds[set] = set_bounds(price(set, curve_at_));
     const auto paid = steps_paid.find(set);
     if (paid == steps_paid.end() || paid->second.points().size() < 2) continue;
@@ -96,7 +98,7 @@ std::string BoundTable::annotate(json& summary,
     md += "\n|---|---|---|---|";
     for (size_t i = 0; i < methods.size(); ++i) md += "---|";
     md += "\n";
-    for (const std::string& set : order_) {
+    for (const std::string& set : sets) {
       if (!bounds.count(set)) continue;
       const json& b = bounds.at(set);
       md +=

@@ -59,7 +59,6 @@ class BoundTable {
   std::function<CostCurve(int context)> curve_at_;  // the profile's curve by cached tokens
   const ExternalMatcher* datastore_;                // or null
   std::vector<Output> outputs_;                     // every output recorded, in order
-  std::vector<std::string> order_;                  // set names in order of first add()
 };
 
 }  // namespace reader::cli

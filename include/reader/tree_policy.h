@@ -126,7 +126,10 @@ class StepCostTracker {
   // non-positive times, and the first step after start(), which followed a prefill.
   void record(int tokens, double excess, double ms);
   // A generation starts: its first step follows the prompt's prefill, not a step.
-  void start() { has_previous_ = false; }
+  void start() {
+    has_previous_ = false;
+    previous_ = 0;
+  }
   // `curve` (the profile's at the coming step's context) priced by recent steps: the same
   // points, c(1) = 1, never below `curve`; `curve` itself until kMinSteps steps are recorded.
   CostCurve priced(const CostCurve& curve) const;

@@ -165,7 +165,7 @@ void StepCostTracker::record(int tokens, double excess, double ms) {
   has_previous_ = true;
   // What the steps so far add to the next one: each step's excess, fading by kAftermathDecay
   // a step.
-  previous_ = excess + (follows_step ? kAftermathDecay * before : 0.0);
+  previous_ = excess + kAftermathDecay * before;
   if (!follows_step) return;
   const double more = tokens > 1 ? 1.0 : 0.0;
   // A step the host stalled (another tenant, a page fault) says little about sizes: once a

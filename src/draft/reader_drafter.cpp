@@ -290,7 +290,8 @@ void ReaderDrafter::observe_step_time(int tokens, double ms) {
   // Calibration verifies whole candidate trees and a batched step's price is the engine's:
   // neither is a step this drafter's policy chose alone.
   if (!step_costs_ || calibrate_ || batched_ || !last_curve_) return;
-  step_costs_->record(tokens, (*last_curve_)(tokens)-1.0, ms);
+  const CostCurve& curve = *last_curve_;
+  step_costs_->record(tokens, curve(tokens) - 1.0, ms);
 }
 
 void ReaderDrafter::observe(const DraftTree& tree, const NodeLogits& logits) {
