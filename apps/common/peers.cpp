@@ -267,6 +267,10 @@ std::string peer_type(const PeerConfig& config) {
   return config.name.substr(0, config.name.find(' '));
 }
 
+bool is_no_draft_baseline(std::string_view method) {
+  return method == "ar" || method == "llama:ar" || method == "py:ar";
+}
+
 bool peer_text_matches(std::string_view peer, std::string_view reference) {
   return !reference.empty() ? peer.starts_with(reference) : peer.empty();
 }

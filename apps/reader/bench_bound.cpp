@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "bench_report.h"
+#include "peers.h"
 #include "reader/copy_bound.h"
 #include "step_times.h"
 
@@ -69,7 +70,7 @@ std::string BoundTable::annotate(json& summary,
       return with_steps_in_place(CostModel({{context, curve_at_(context)}}), in_place).at(context);
     }));
   }
-  std::vector<std::string> methods;  // non-AR methods, in summary order
+  std::vector<std::string> methods;  // drafting methods, in summary order
   for (json& row : summary) {
     const std::string set = row["set"].get<std::string>();
     if (!profile_bounds.count(set)) continue;
@@ -85,7 +86,7 @@ std::string BoundTable::annotate(json& summary,
     put(profile_bounds.at(set), "");
     if (paid_bounds.count(set)) put(paid_bounds.at(set), "_paid");
     const std::string m = row["method"];
-    if (m != "ar" && std::find(methods.begin(), methods.end(), m) == methods.end())
+    if (!is_no_draft_baseline(m) && std::find(methods.begin(), methods.end(), m) == methods.end())
       methods.push_back(m);
   }
 

@@ -159,9 +159,7 @@ void write_sweep_best(const json& summary, const std::filesystem::path& out) {
   std::map<std::string, std::map<std::string, std::vector<double>>> by_type;
   for (const auto& row : summary) {
     const std::string name = row["method"];
-    if (!row.contains("speedup_vs_llama_ar") || name == "ar" || name == "llama:ar" ||
-        name == "py:ar")
-      continue;
+    if (!row.contains("speedup_vs_llama_ar") || is_no_draft_baseline(name)) continue;
     by_type[name.substr(0, name.find(' '))][name].push_back(row["speedup_vs_llama_ar"]);
   }
   json best = json::object();

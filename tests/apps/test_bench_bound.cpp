@@ -100,5 +100,16 @@ TEST(BenchBoundTest, WithoutPaidCurvesOnlyTheProfilesPricing) {
   EXPECT_FALSE(summary[0].contains("bound_paid"));
 }
 
+TEST(BenchBoundTest, NoShareColumnForNoDraftBaselines) {
+  BoundTable table([](int) { return kProfile; }, nullptr);
+  table.add("a", Tokens{1, 2, 3, 1, 2}, Tokens{3, 1, 2, 3, 1, 2, 3});
+  json summary = json::array();
+  for (const char* m : {"ar", "llama:ar", "py:ar", "reader"})
+    summary.push_back({{"set", "a"}, {"method", m}, {"speedup", 1.0}});
+  const std::string md = table.annotate(summary);
+  EXPECT_NE(md.find(" reader share |"), std::string::npos);
+  EXPECT_EQ(md.find("ar share"), std::string::npos) << md;
+}
+
 }  // namespace
 }  // namespace reader::cli
