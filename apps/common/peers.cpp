@@ -268,7 +268,11 @@ std::string peer_type(const PeerConfig& config) {
 }
 
 bool is_no_draft_baseline(std::string_view method) {
-  return method == "ar" || method == "llama:ar" || method == "py:ar";
+  // Reader's own AR, or a peer configuration marked as its program's plain decoding.
+  static const std::vector<PeerConfig> configs = default_peer_configs();
+  return method == "ar" || std::ranges::any_of(configs, [&](const PeerConfig& c) {
+           return c.baseline && c.name == method;
+         });
 }
 
 bool peer_text_matches(std::string_view peer, std::string_view reference) {

@@ -73,8 +73,9 @@ bool peer_text_matches(std::string_view peer, std::string_view reference);
 // The drafter a config belongs to: its name up to the first space ("llama:ngram-mod").
 std::string peer_type(const PeerConfig& config);
 
-// Whether a bench method is a no-draft baseline (ours, llama.cpp's or llama-cpp-python's AR),
-// which has no speedup of its own to rank or share of a bound to report.
+// Whether a bench method is a no-draft baseline (reader's "ar", or a peer configuration with
+// `baseline` set: llama.cpp's or llama-cpp-python's AR), which has no speedup of its own to
+// rank or share of a bound to report.
 bool is_no_draft_baseline(std::string_view method);
 
 // The programs a config needs, as paths; empty when all exist.

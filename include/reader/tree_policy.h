@@ -141,9 +141,9 @@ class StepCostTracker {
   static constexpr double kMinSteps = 8;    // decayed steps before prices move
   static constexpr double kPriorSteps = 2;  // each prior's weight, in steps at x = kPriorExcess
   static constexpr double kPriorExcess = 0.5;
-  // How much of a step's aftermath is left one step later: half, from session 52's fade (0.14,
-  // 0.06, 0.035 AR steps right after, one to three and four to seven steps later), tried against
-  // 0.7 and 0 (the step after only) on the decision slices (docs/tree-sizes.md, session 52).
+  // How much of a step's aftermath is left one step later: half, from session 52's fade (the
+  // class comment); tried against 0 (the step after only), 0.7 and 0.8 on the decision slices
+  // (docs/tree-sizes.md, sessions 52-53).
   static constexpr double kAftermathDecay = 0.5;
 
  private:
